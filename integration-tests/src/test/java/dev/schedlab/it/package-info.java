@@ -1,0 +1,2 @@
+/** Architecture rules, end-to-end scenarios and real-topology conformance tests. */
+package dev.schedlab.it;

@@ -1,0 +1,2 @@
+/** The {@code schedlab} command line. */
+package dev.schedlab.cli;

@@ -1,0 +1,380 @@
+package dev.schedlab.cpumask;
+
+import java.util.Arrays;
+import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
+
+/**
+ * The shared read side of every mask in this package: a fixed width and the {@code long} words
+ * holding the bits, the equivalent of {@code struct cpumask} with {@code nr_cpumask_bits} set to
+ * the width.
+ *
+ * <p>Subclasses differ only in who may write the words. Every search reads the live words, so
+ * cursor loops see bits cleared ahead of the cursor. Another mask taking part in an operation is
+ * read through {@link CpuMask#word(int)}, which keeps foreign implementations and scratch-mask
+ * leases working without copies.
+ */
+abstract sealed class BitmapCpuMask implements CpuMask
+    permits MutableBitmapCpuMask, ImmutableBitmapCpuMask, UnmodifiableBitmapCpuMask {
+
+  final int nrCpuIds;
+  final long[] words;
+
+  /** Takes ownership of {@code words}, which must be {@code wordCountFor(nrCpuIds)} long. */
+  BitmapCpuMask(int nrCpuIds, long[] words) {
+    this.nrCpuIds = nrCpuIds;
+    this.words = words;
+  }
+
+  /** Validates a mask width; returns it. */
+  static int checkWidth(int nrCpuIds) {
+    if (nrCpuIds < 1 || nrCpuIds > MAX_CPUS) {
+      throw new IllegalArgumentException(
+          "nrCpuIds " + nrCpuIds + " outside the allowed range 1-" + MAX_CPUS);
+    }
+    return nrCpuIds;
+  }
+
+  static int wordCountFor(int nrCpuIds) {
+    return (nrCpuIds + 63) >>> 6;
+  }
+
+  /** The valid bits of the top word; Java masks the shift count, so a multiple of 64 gives ~0. */
+  static long lastWordMask(int nrCpuIds) {
+    return -1L >>> -nrCpuIds;
+  }
+
+  /** Sets bits {@code from..toInclusive} of {@code words}; the caller has checked the range. */
+  static void setBits(long[] words, int from, int toInclusive) {
+    int firstWord = from >>> 6;
+    int lastWord = toInclusive >>> 6;
+    long firstMask = -1L << from;
+    long lastMask = -1L >>> (63 - (toInclusive & 63));
+    if (firstWord == lastWord) {
+      words[firstWord] |= firstMask & lastMask;
+      return;
+    }
+    words[firstWord] |= firstMask;
+    for (int i = firstWord + 1; i < lastWord; i++) {
+      words[i] = -1L;
+    }
+    words[lastWord] |= lastMask;
+  }
+
+  /** The hash every mask implementation uses, so equal masks hash alike whatever their class. */
+  static int hashOf(CpuMask mask) {
+    int hash = mask.nrCpuIds();
+    for (int i = 0, n = mask.wordCount(); i < n; i++) {
+      hash = 31 * hash + Long.hashCode(mask.word(i));
+    }
+    return hash;
+  }
+
+  static String describe(CpuMask mask) {
+    return "CpuMask[" + mask.toCpuList() + " of " + mask.nrCpuIds() + "]";
+  }
+
+  final void checkCpu(int cpu) {
+    if (cpu < 0 || cpu >= nrCpuIds) {
+      throw new IndexOutOfBoundsException(
+          "CPU " + cpu + " out of range 0-" + (nrCpuIds - 1));
+    }
+  }
+
+  /** Cursor arguments may also be -1, meaning "before the first CPU". */
+  final void checkCursor(int cpu) {
+    if (cpu < -1 || cpu >= nrCpuIds) {
+      throw new IndexOutOfBoundsException(
+          "CPU cursor " + cpu + " outside -1 to " + (nrCpuIds - 1));
+    }
+  }
+
+  final void checkSameWidth(CpuMask other) {
+    if (other.nrCpuIds() != nrCpuIds) {
+      throw new IllegalArgumentException(
+          "CPU masks of different widths: " + nrCpuIds + " and " + other.nrCpuIds());
+    }
+  }
+
+  /** Lowest set bit in {@code [from, limit)}, or {@link #NO_CPU}. */
+  final int findSet(int from, int limit) {
+    if (from >= limit) {
+      return NO_CPU;
+    }
+    int i = from >>> 6;
+    long w = words[i] & (-1L << from);
+    while (w == 0) {
+      if ((++i << 6) >= limit) {
+        return NO_CPU;
+      }
+      w = words[i];
+    }
+    int cpu = (i << 6) + Long.numberOfTrailingZeros(w);
+    return cpu < limit ? cpu : NO_CPU;
+  }
+
+  /** Lowest set bit of {@code this & other} at or above {@code from}, or {@link #NO_CPU}. */
+  final int findSetAnd(int from, CpuMask other) {
+    if (from >= nrCpuIds) {
+      return NO_CPU;
+    }
+    int i = from >>> 6;
+    long w = words[i] & other.word(i) & (-1L << from);
+    while (w == 0) {
+      if (++i == words.length) {
+        return NO_CPU;
+      }
+      w = words[i] & other.word(i);
+    }
+    return (i << 6) + Long.numberOfTrailingZeros(w);
+  }
+
+  /** Lowest set bit of {@code this & ~other} at or above {@code from}, or {@link #NO_CPU}. */
+  final int findSetAndNot(int from, CpuMask other) {
+    if (from >= nrCpuIds) {
+      return NO_CPU;
+    }
+    int i = from >>> 6;
+    long w = words[i] & ~other.word(i) & (-1L << from);
+    while (w == 0) {
+      if (++i == words.length) {
+        return NO_CPU;
+      }
+      w = words[i] & ~other.word(i);
+    }
+    return (i << 6) + Long.numberOfTrailingZeros(w);
+  }
+
+  /** Lowest clear bit at or above {@code from}, or {@code nrCpuIds} when all are set. */
+  final int findClear(int from) {
+    if (from >= nrCpuIds) {
+      return nrCpuIds;
+    }
+    int i = from >>> 6;
+    long w = ~words[i] & (-1L << from);
+    while (w == 0) {
+      if (++i == words.length) {
+        return nrCpuIds;
+      }
+      w = ~words[i];
+    }
+    // Bits above the width are always zero, so their complement stops the search there.
+    return Math.min((i << 6) + Long.numberOfTrailingZeros(w), nrCpuIds);
+  }
+
+  @Override
+  public final int nrCpuIds() {
+    return nrCpuIds;
+  }
+
+  @Override
+  public final int wordCount() {
+    return words.length;
+  }
+
+  @Override
+  public final long word(int index) {
+    return words[index];
+  }
+
+  @Override
+  public final boolean test(int cpu) {
+    checkCpu(cpu);
+    return (words[cpu >>> 6] & (1L << cpu)) != 0;
+  }
+
+  @Override
+  public final int weight() {
+    int weight = 0;
+    for (long w : words) {
+      weight += Long.bitCount(w);
+    }
+    return weight;
+  }
+
+  @Override
+  public final int weightAnd(CpuMask other) {
+    checkSameWidth(other);
+    int weight = 0;
+    for (int i = 0; i < words.length; i++) {
+      weight += Long.bitCount(words[i] & other.word(i));
+    }
+    return weight;
+  }
+
+  @Override
+  public final boolean isEmpty() {
+    for (long w : words) {
+      if (w != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public final boolean isFull() {
+    int last = words.length - 1;
+    for (int i = 0; i < last; i++) {
+      if (words[i] != -1L) {
+        return false;
+      }
+    }
+    return words[last] == lastWordMask(nrCpuIds);
+  }
+
+  @Override
+  public final int first() {
+    return findSet(0, nrCpuIds);
+  }
+
+  @Override
+  public final int last() {
+    for (int i = words.length - 1; i >= 0; i--) {
+      long w = words[i];
+      if (w != 0) {
+        return (i << 6) + 63 - Long.numberOfLeadingZeros(w);
+      }
+    }
+    return NO_CPU;
+  }
+
+  @Override
+  public final int next(int cpu) {
+    checkCursor(cpu);
+    return findSet(cpu + 1, nrCpuIds);
+  }
+
+  @Override
+  public final int firstAnd(CpuMask other) {
+    checkSameWidth(other);
+    return findSetAnd(0, other);
+  }
+
+  @Override
+  public final int nextAnd(int cpu, CpuMask other) {
+    checkCursor(cpu);
+    checkSameWidth(other);
+    return findSetAnd(cpu + 1, other);
+  }
+
+  @Override
+  public final int firstAndNot(CpuMask other) {
+    checkSameWidth(other);
+    return findSetAndNot(0, other);
+  }
+
+  @Override
+  public final int nextAndNot(int cpu, CpuMask other) {
+    checkCursor(cpu);
+    checkSameWidth(other);
+    return findSetAndNot(cpu + 1, other);
+  }
+
+  @Override
+  public final int nextWrap(int cpu) {
+    checkCursor(cpu);
+    int found = findSet(cpu + 1, nrCpuIds);
+    return found != NO_CPU ? found : findSet(0, cpu + 1);
+  }
+
+  @Override
+  public final void forEachCpuWrap(int start, IntProcedure procedure) {
+    checkCpu(start);
+    for (int cpu = findSet(start, nrCpuIds); cpu != NO_CPU; cpu = findSet(cpu + 1, nrCpuIds)) {
+      procedure.value(cpu);
+    }
+    for (int cpu = findSet(0, start); cpu != NO_CPU; cpu = findSet(cpu + 1, start)) {
+      procedure.value(cpu);
+    }
+  }
+
+  @Override
+  public final void forEachCpu(IntProcedure procedure) {
+    for (int cpu = findSet(0, nrCpuIds); cpu != NO_CPU; cpu = findSet(cpu + 1, nrCpuIds)) {
+      procedure.value(cpu);
+    }
+  }
+
+  @Override
+  public final void forEachCpuAnd(CpuMask other, IntProcedure procedure) {
+    checkSameWidth(other);
+    for (int cpu = findSetAnd(0, other); cpu != NO_CPU; cpu = findSetAnd(cpu + 1, other)) {
+      procedure.value(cpu);
+    }
+  }
+
+  @Override
+  public final boolean intersects(CpuMask other) {
+    checkSameWidth(other);
+    for (int i = 0; i < words.length; i++) {
+      if ((words[i] & other.word(i)) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public final boolean isSubsetOf(CpuMask other) {
+    checkSameWidth(other);
+    for (int i = 0; i < words.length; i++) {
+      if ((words[i] & ~other.word(i)) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public final boolean contentEquals(CpuMask other) {
+    checkSameWidth(other);
+    return sameWords(other);
+  }
+
+  private boolean sameWords(CpuMask other) {
+    for (int i = 0; i < words.length; i++) {
+      if (words[i] != other.word(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public final boolean equals(Object other) {
+    if (other == this) {
+      return true;
+    }
+    return other instanceof CpuMask mask && mask.nrCpuIds() == nrCpuIds && sameWords(mask);
+  }
+
+  @Override
+  public final int hashCode() {
+    return hashOf(this);
+  }
+
+  @Override
+  public final String toCpuList() {
+    return CpuMaskText.toCpuList(this);
+  }
+
+  @Override
+  public final String toHex() {
+    return CpuMaskText.toHex(this);
+  }
+
+  @Override
+  public final MutableCpuMask mutableCopy() {
+    return new MutableBitmapCpuMask(nrCpuIds, Arrays.copyOf(words, words.length));
+  }
+
+  @Override
+  public ImmutableCpuMask toImmutable() {
+    return new ImmutableBitmapCpuMask(nrCpuIds, Arrays.copyOf(words, words.length));
+  }
+
+  @Override
+  public final String toString() {
+    return describe(this);
+  }
+}

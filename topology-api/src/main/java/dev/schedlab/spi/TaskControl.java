@@ -1,0 +1,39 @@
+package dev.schedlab.spi;
+
+/**
+ * What a {@link TaskProgram} may do at each step. In one call of {@link TaskProgram#next} the
+ * program may {@link #wake} and {@link #spawn} any number of tasks, then must end the step with
+ * exactly one of {@link #run}, {@link #sleep}, {@link #block} or {@link #exit}.
+ */
+public interface TaskControl {
+
+  /** The task this program drives. */
+  int taskId();
+
+  /** Current simulated time in ns. */
+  long nowNs();
+
+  /**
+   * Runs {@code work} units on the CPU; one unit is one nanosecond of a thread running alone on a
+   * 1024-capacity CPU (the performance model stretches it).
+   */
+  void run(double work);
+
+  /** Sleeps for {@code ns} nanoseconds (a timer wakeup). */
+  void sleep(long ns);
+
+  /** Blocks until another task wakes this one with {@link #wake}. */
+  void block();
+
+  /** Ends the task. */
+  void exit();
+
+  /**
+   * Wakes a blocked task ({@code try_to_wake_up()}) from this task; a wake of a task that is not
+   * blocked is remembered and consumed by its next {@link #block} (no lost wakeups).
+   */
+  void wake(int taskId);
+
+  /** Forks a new task running {@code program}; placed by the fork path. Returns its id. */
+  int spawn(TaskSpec spec, TaskProgram program);
+}
