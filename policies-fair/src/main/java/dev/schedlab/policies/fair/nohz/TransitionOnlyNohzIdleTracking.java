@@ -1,0 +1,26 @@
+package dev.schedlab.policies.fair.nohz;
+
+import dev.schedlab.spi.NohzIdleTracking;
+
+/**
+ * The legacy rule of {@code tick_nohz_idle_stop_tick()} (kernel/time/tick-sched.c, Linux 7.1.5):
+ * {@code nohz_balance_enter_idle()} runs only when this idle entry stops a tick that was running.
+ *
+ * <p>A nohz_full CPU whose tick already stopped while it ran one task therefore goes idle without
+ * being registered in {@code nohz.idle_cpus_mask}: it is idle, tickless and invisible to the ILB
+ * (seeds-digest §4). Stateless.
+ */
+public final class TransitionOnlyNohzIdleTracking implements NohzIdleTracking {
+
+  /** A rule instance; the rule keeps no state, so one instance may serve many CPUs. */
+  public TransitionOnlyNohzIdleTracking() {}
+
+  /**
+   * Registers only on the transition "tick running → tick stopped", the {@code !was_stopped}
+   * test of {@code tick_nohz_idle_stop_tick()}.
+   */
+  @Override
+  public boolean registerOnIdleEntry(int cpu, boolean tickWasAlreadyStopped) {
+    return !tickWasAlreadyStopped;
+  }
+}
