@@ -62,11 +62,20 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   /** The hash every mask implementation uses, so equal masks hash alike whatever their class. */
   static int hashOf(CpuMask mask) {
-    int hash = mask.nrCpuIds();
+    // Each word goes through a 64-bit finaliser before it is combined, so masks that differ
+    // only in which half of a word is set (CPU c versus c + 32) do not collide.
+    long hash = mask.nrCpuIds();
     for (int i = 0, n = mask.wordCount(); i < n; i++) {
-      hash = 31 * hash + Long.hashCode(mask.word(i));
+      hash = (hash ^ mix64(mask.word(i))) * 0x9E3779B97F4A7C15L;
     }
-    return hash;
+    return (int) (mix64(hash) >>> 32);
+  }
+
+  /** The finaliser of MurmurHash3 ({@code fmix64}): every input bit affects every output bit. */
+  private static long mix64(long z) {
+    z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+    z = (z ^ (z >>> 33)) * 0xc4ceb93fe53a87c3L;
+    return z ^ (z >>> 33);
   }
 
   static String describe(CpuMask mask) {
