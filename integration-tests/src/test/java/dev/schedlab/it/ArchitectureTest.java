@@ -97,6 +97,22 @@ final class ArchitectureTest {
   }
 
   @Test
+  void providers_arePublicFinalAndRegisteredWithAutoService() {
+    classes()
+        .that()
+        .implement(dev.schedlab.spi.PluginProvider.class)
+        .and()
+        .areNotInterfaces()
+        .should()
+        .bePublic()
+        .andShould()
+        .haveModifier(com.tngtech.archunit.core.domain.JavaModifier.FINAL)
+        .andShould()
+        .beAnnotatedWith("com.google.auto.service.AutoService")
+        .check(classes);
+  }
+
+  @Test
   void packages_haveNoCycles() {
     slices().matching("dev.schedlab.(**)").should().beFreeOfCycles().check(classes);
   }
