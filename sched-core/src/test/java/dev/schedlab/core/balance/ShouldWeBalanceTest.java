@@ -1,0 +1,108 @@
+package dev.schedlab.core.balance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.topology.domain.SchedDomain;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code should_we_balance()} elects one CPU of the local group per domain: the first idle CPU on
+ * a fully idle core, else the first idle CPU whose SMT siblings are busy, else the group's balance
+ * CPU; in newidle every CPU with nothing queued may balance. Machine {@code 1n2l2c2t}: cores
+ * {0,1} {2,3} {4,5} {6,7}; domain2 (PKG) has groups {0-3} {4-7}.
+ */
+final class ShouldWeBalanceTest {
+
+  private final FakeHost host = FakeHost.of("1n2l2c2t");
+  private final LoadBalancer balancer = host.balancer();
+  private final SchedDomain pkgOf0 = host.domain(0, 2);
+
+  private int elected(IdleType idle) {
+    int winner = -1;
+    for (int cpu = 0; cpu < 4; cpu++) {
+      if (balancer.shouldWeBalance(cpu, host.domain(cpu, 2), idle)) {
+        assertThat(winner).as("only one CPU elected").isEqualTo(-1);
+        winner = cpu;
+      }
+    }
+    return winner;
+  }
+
+  @Test
+  void shouldWeBalance_allIdle_firstCpuOfGroup() {
+    assertThat(pkgOf0.name()).isEqualTo("PKG");
+    assertThat(elected(IdleType.IDLE)).isEqualTo(0);
+  }
+
+  @Test
+  void shouldWeBalance_firstCoreBusy_idleCpuOnFullyIdleCoreWins() {
+    host.addTask(0);
+    // CPU 1 is idle but its sibling 0 is busy; core {2,3} is fully idle.
+    assertThat(elected(IdleType.IDLE)).isEqualTo(2);
+  }
+
+  @Test
+  void shouldWeBalance_noFullyIdleCore_firstIdleCpuWithBusySiblingWins() {
+    host.addTask(0);
+    host.addTask(2);
+    assertThat(elected(IdleType.IDLE)).isEqualTo(1);
+  }
+
+  @Test
+  void shouldWeBalance_noIdleCpu_groupBalanceCpuWins() {
+    for (int cpu = 0; cpu < 4; cpu++) {
+      host.addTask(cpu);
+    }
+    assertThat(elected(IdleType.NOT_IDLE)).isEqualTo(0);
+  }
+
+  @Test
+  void shouldWeBalance_smtDomain_ignoresCoreIdleness() {
+    host.addTask(0);
+    // In the SMT domain the local group of CPU 1 is {1}: idle, so CPU 1 balances it.
+    assertThat(balancer.shouldWeBalance(1, host.domain(1, 0), IdleType.IDLE)).isTrue();
+  }
+
+  @Test
+  void shouldWeBalance_mainlineGateOnSmtMachine_sameChoiceAs715() {
+    host.addTask(0);
+    LoadBalancer old = host.balancer(BalancerOptions.defaults().withMainlineDeltas(false));
+    assertThat(old.shouldWeBalance(2, host.domain(2, 2), IdleType.IDLE)).isTrue();
+    assertThat(old.shouldWeBalance(1, host.domain(1, 2), IdleType.IDLE)).isFalse();
+  }
+
+  @Test
+  void shouldWeBalance_newlyIdle_everyEmptyCpuBalancesUnlessWakeupPending() {
+    host.addTask(0);
+    assertThat(balancer.shouldWeBalance(3, host.domain(3, 2), IdleType.NEWLY_IDLE)).isTrue();
+    assertThat(balancer.shouldWeBalance(0, host.domain(0, 2), IdleType.NEWLY_IDLE)).isFalse();
+    host.ttwuPending[3] = true;
+    assertThat(balancer.shouldWeBalance(3, host.domain(3, 2), IdleType.NEWLY_IDLE)).isFalse();
+  }
+
+  @Test
+  void balanceDomains_notThisCpusTurn_stopsWalkAndCountsBalanced() {
+    host.setNowMs(1000);
+    // All idle: CPU 0 is elected in MC {0-3} (group {0,1}), so CPU 1 stops there.
+    balancer.balanceDomains(1, IdleType.IDLE, new BalanceCost());
+    LbStats stats = balancer.stats();
+    assertThat(stats.lb(1, 0, IdleType.IDLE, LbField.COUNT)).isEqualTo(1);
+    assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.COUNT)).isEqualTo(1);
+    assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.BALANCED)).isEqualTo(1);
+    assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.NOBUSYG))
+        .as("not its turn: no group search").isZero();
+    assertThat(stats.lb(1, 2, IdleType.IDLE, LbField.COUNT)).as("PKG not visited").isZero();
+  }
+
+  @Test
+  void balanceDomains_elected_searchesEveryLevel() {
+    host.setNowMs(1000);
+    balancer.balanceDomains(0, IdleType.IDLE, new BalanceCost());
+    LbStats stats = balancer.stats();
+    for (int level = 0; level < 3; level++) {
+      assertThat(stats.lb(0, level, IdleType.IDLE, LbField.NOBUSYG)).isEqualTo(1);
+      assertThat(stats.lb(0, level, IdleType.IDLE, LbField.BALANCED)).isEqualTo(1);
+    }
+  }
+}
