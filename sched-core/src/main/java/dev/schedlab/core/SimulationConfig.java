@@ -1,0 +1,204 @@
+package dev.schedlab.core;
+
+import dev.schedlab.core.balance.BalanceCostModel;
+import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
+import dev.schedlab.core.engine.PolicyBinding;
+import dev.schedlab.spi.BalancePassProvider;
+import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.IlbSelectorProvider;
+import dev.schedlab.spi.NohzIdleTrackingProvider;
+import dev.schedlab.spi.Parameters;
+import dev.schedlab.spi.PluginProvider;
+import dev.schedlab.spi.PluginRef;
+import dev.schedlab.spi.PluginRegistry;
+import dev.schedlab.spi.WakeupPolicyProvider;
+import dev.schedlab.spi.WorkloadProvider;
+import dev.schedlab.topology.domain.SchedDomainOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything a run needs, as data: the machine, the policy plugins (providers with resolved
+ * parameters; the engine creates the policies), the workload, the master seed, the simulated
+ * duration, HZ, and the engine and balancer options. Providers are never injected: the caller
+ * discovers them (for example with {@link PluginRegistry}) and hands them in here.
+ *
+ * @param hardware the machine and its performance model
+ * @param domainOptions how sched domains are built
+ * @param ilbSelector {@code find_new_ilb()}; null selects the engine's built-in first-idle rule
+ * @param nohzIdleTracking {@code nohz.idle_cpus_mask} registration; null selects the built-in
+ *     transition-only rule
+ * @param balancePasses balancing hooks, in order
+ * @param wakeupPolicies wakeup hooks, in order
+ * @param workload the workload
+ * @param seed master seed
+ * @param durationNs simulated time
+ * @param hz tick rate (kernel default 250; 1000 here by default, as the threads' machines)
+ * @param engine engine assumptions
+ * @param balancer balancer tunables
+ * @param costModel time charged for balancing work
+ */
+public record SimulationConfig(
+    HardwareModel hardware,
+    SchedDomainOptions domainOptions,
+    PolicyBinding<IlbSelectorProvider> ilbSelector,
+    PolicyBinding<NohzIdleTrackingProvider> nohzIdleTracking,
+    List<PolicyBinding<BalancePassProvider>> balancePasses,
+    List<PolicyBinding<WakeupPolicyProvider>> wakeupPolicies,
+    PolicyBinding<WorkloadProvider> workload,
+    long seed,
+    long durationNs,
+    int hz,
+    EngineOptions engine,
+    BalancerOptions balancer,
+    BalanceCostModel costModel) {
+
+  /** Default simulated duration: 1 s. */
+  public static final long DEFAULT_DURATION_NS = 1_000_000_000L;
+
+  /** Default tick rate. */
+  public static final int DEFAULT_HZ = 1000;
+
+  public SimulationConfig {
+    Objects.requireNonNull(hardware, "hardware");
+    Objects.requireNonNull(domainOptions, "domainOptions");
+    Objects.requireNonNull(workload, "workload");
+    Objects.requireNonNull(engine, "engine");
+    Objects.requireNonNull(balancer, "balancer");
+    Objects.requireNonNull(costModel, "costModel");
+    balancePasses = List.copyOf(balancePasses);
+    wakeupPolicies = List.copyOf(wakeupPolicies);
+  }
+
+  /** A builder for {@code hardware} running {@code workload}, everything else default. */
+  public static Builder builder(HardwareModel hardware, PolicyBinding<WorkloadProvider> workload) {
+    return new Builder(hardware, workload);
+  }
+
+  /** Builder for {@link SimulationConfig}. */
+  public static final class Builder {
+    private final HardwareModel hardware;
+    private final PolicyBinding<WorkloadProvider> workload;
+    private SchedDomainOptions domainOptions = SchedDomainOptions.defaults();
+    private PolicyBinding<IlbSelectorProvider> ilbSelector;
+    private PolicyBinding<NohzIdleTrackingProvider> nohzIdleTracking;
+    private final List<PolicyBinding<BalancePassProvider>> balancePasses = new ArrayList<>();
+    private final List<PolicyBinding<WakeupPolicyProvider>> wakeupPolicies = new ArrayList<>();
+    private long seed = 1;
+    private long durationNs = DEFAULT_DURATION_NS;
+    private int hz = DEFAULT_HZ;
+    private EngineOptions engine = EngineOptions.defaults();
+    private BalancerOptions balancer = BalancerOptions.defaults();
+    private BalanceCostModel costModel = BalanceCostModel.defaults();
+
+    private Builder(HardwareModel hardware, PolicyBinding<WorkloadProvider> workload) {
+      this.hardware = hardware;
+      this.workload = workload;
+    }
+
+    public Builder domainOptions(SchedDomainOptions value) {
+      this.domainOptions = value;
+      return this;
+    }
+
+    public Builder ilbSelector(PolicyBinding<IlbSelectorProvider> value) {
+      this.ilbSelector = value;
+      return this;
+    }
+
+    public Builder nohzIdleTracking(PolicyBinding<NohzIdleTrackingProvider> value) {
+      this.nohzIdleTracking = value;
+      return this;
+    }
+
+    public Builder balancePass(PolicyBinding<BalancePassProvider> value) {
+      this.balancePasses.add(value);
+      return this;
+    }
+
+    public Builder wakeupPolicy(PolicyBinding<WakeupPolicyProvider> value) {
+      this.wakeupPolicies.add(value);
+      return this;
+    }
+
+    /**
+     * Adds the policy plugins named by {@code refs} (as a profile or variant lists them), looked
+     * up in {@code registry} and resolved against their descriptors.
+     *
+     * @throws IllegalArgumentException for an unknown id, a non-policy plugin, a bad parameter,
+     *     or a second ILB selector / registration rule
+     */
+    public Builder policies(PluginRegistry registry, List<PluginRef> refs) {
+      for (PluginRef ref : refs) {
+        PluginProvider provider =
+            registry.find(ref.id()).orElseThrow(() -> new IllegalArgumentException(
+                PluginRegistry.unknownMessage(
+                    "policy", ref.id(),
+                    registry.all().stream()
+                        .filter(p -> p.descriptor().kind().isPolicy())
+                        .map(PluginProvider::id)
+                        .toList())));
+        Parameters parameters = provider.descriptor().resolve(ref.overrides());
+        if (provider instanceof IlbSelectorProvider ilb) {
+          if (ilbSelector != null) {
+            throw new IllegalArgumentException(
+                "two ILB selectors: " + ilbSelector.id() + " and " + ilb.id());
+          }
+          ilbSelector = new PolicyBinding<>(ilb, parameters);
+        } else if (provider instanceof NohzIdleTrackingProvider nohz) {
+          if (nohzIdleTracking != null) {
+            throw new IllegalArgumentException(
+                "two NOHZ registration rules: " + nohzIdleTracking.id() + " and " + nohz.id());
+          }
+          nohzIdleTracking = new PolicyBinding<>(nohz, parameters);
+        } else if (provider instanceof BalancePassProvider pass) {
+          balancePasses.add(new PolicyBinding<>(pass, parameters));
+        } else if (provider instanceof WakeupPolicyProvider wakeup) {
+          wakeupPolicies.add(new PolicyBinding<>(wakeup, parameters));
+        } else {
+          throw new IllegalArgumentException(
+              ref.id() + " is not a policy plugin (it is a " + provider.descriptor().kind() + ")");
+        }
+      }
+      return this;
+    }
+
+    public Builder seed(long value) {
+      this.seed = value;
+      return this;
+    }
+
+    public Builder durationNs(long value) {
+      this.durationNs = value;
+      return this;
+    }
+
+    public Builder hz(int value) {
+      this.hz = value;
+      return this;
+    }
+
+    public Builder engine(EngineOptions value) {
+      this.engine = value;
+      return this;
+    }
+
+    public Builder balancer(BalancerOptions value) {
+      this.balancer = value;
+      return this;
+    }
+
+    public Builder costModel(BalanceCostModel value) {
+      this.costModel = value;
+      return this;
+    }
+
+    public SimulationConfig build() {
+      return new SimulationConfig(
+          hardware, domainOptions, ilbSelector, nohzIdleTracking, balancePasses, wakeupPolicies,
+          workload, seed, durationNs, hz, engine, balancer, costModel);
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package dev.schedlab.core.engine;
+
+import dev.schedlab.cpumask.DistributeCursor;
+import java.util.SplittableRandom;
+
+/**
+ * One CPU's {@code struct rq} with its root {@code cfs_rq}: the current task, the fair tasks in
+ * {@code cfs_tasks} order, PELT averages, idle and tick state, NOHZ flags, and the schedstat
+ * counters of the CPU line. Field access is package-private: the engine's components share it.
+ *
+ * <p>Fair sharing is EEVDF-like and deliberately simplified: every enqueue places the entity at
+ * the queue's weighted average vruntime (lag 0, i.e. no {@code PLACE_LAG} memory), the pick is
+ * {@code pick_eevdf()}'s rule (earliest virtual deadline among eligible entities) by a linear scan,
+ * and there is no {@code RUN_TO_PARITY}, {@code DELAY_DEQUEUE} or buddy logic.
+ */
+final class CpuRunqueue {
+
+  final int cpu;
+
+  /** {@code rq->curr} when it is a fair task; null when the idle task (or balancing) runs. */
+  Task curr;
+  /** {@code rq->cfs_tasks}, index 0 the tail (least recently run), {@code nr - 1} the head. */
+  Task[] tasks = new Task[4];
+  /** {@code rq->nr_running} (all fair). */
+  int nr;
+  /** {@code cfs_rq->h_nr_idle}: SCHED_IDLE tasks among {@link #nr}. */
+  int nrIdlePolicy;
+  /** {@code cfs_rq->load.weight} after {@code scale_load_down()}. */
+  long loadWeight;
+  /** {@code cfs_rq->avg}. */
+  final PeltAverage cfs = new PeltAverage();
+  /** {@code cfs_rq->avg.util_est}: sum of queued tasks' estimates. */
+  long utilEstSum;
+  /** {@code cfs_rq->removed}: averages of tasks that left while blocked, applied lazily. */
+  long removedLoad;
+  long removedUtil;
+  long removedRunnable;
+  /** Placement base while the queue is empty (last average vruntime). */
+  long zeroVruntime;
+
+  // Execution of the current task.
+  /** Time up to which the current task's exec time and vruntime were accounted. */
+  long execClock;
+  /** Time up to which the current task's work progress was accounted. */
+  long progressClock;
+  /** The current task makes no progress before this time (softirq work stealing the CPU). */
+  long pausedUntil;
+  /** Work units per ns of the current task. */
+  double speed;
+  /** When the current {@code run()} step completes at {@link #speed}. */
+  long completionTime = Long.MAX_VALUE;
+  /** When the performance model said the speed changes next. */
+  long nextSpeedChange = Long.MAX_VALUE;
+  /** Invalidates stale CPU timer events. */
+  long timerToken;
+  /** When the live CPU timer event fires; {@code Long.MAX_VALUE} when none is live. */
+  long timerAt = Long.MAX_VALUE;
+  /** The last running task left the runqueue (sleep, block, exit): newidle is due. */
+  boolean currLeft;
+  /** {@code TIF_NEED_RESCHED} for a reschedule deferred until the current activity ends. */
+  boolean needResched;
+  /** A reschedule IPI to this CPU is in flight. */
+  boolean reschedIpiPending;
+
+  /** The idle task is {@code rq->curr}: the CPU is in its idle loop. */
+  boolean inIdleLoop;
+
+  CpuPhase phase = CpuPhase.NONE;
+  long phaseToken;
+
+  // Idle bookkeeping.
+  /** {@code rq->idle_stamp}: when the CPU last started going idle; 0 when not idle. */
+  long idleStamp;
+  /** {@code rq->avg_idle}. */
+  long avgIdle;
+  /** The tick is stopped ({@code TS_FLAG_STOPPED}). */
+  boolean tickStopped;
+
+  // Hardware-thread activity for the performance model.
+  boolean perfBusy;
+  long busySince;
+  long idleSince = Long.MIN_VALUE;
+
+  // Time accounting: 0 idle, 1 running a task, 2 balancing overhead.
+  int timeState;
+  long timeStateSince;
+  long taskNs;
+  long overheadNs;
+  long idleNs;
+  long stolenNs;
+
+  // NOHZ state.
+  /** {@code rq->nohz_tick_stopped}: registered in {@code nohz.idle_cpus_mask}. */
+  boolean nohzTickStopped;
+  /** {@code rq->has_blocked_load}. */
+  boolean hasBlockedLoad;
+  /** {@code rq->last_blocked_load_update_tick}. */
+  long lastBlockedLoadUpdateTick = Long.MIN_VALUE;
+  /** {@code nohz_flags(cpu)}. */
+  int nohzFlags;
+  /** Kick flags received while already balancing, run when that ends. */
+  int deferredIdleBalanceFlags;
+  /** {@code rq->active_balance}. */
+  boolean activeBalancePending;
+  /** {@code rq->misfit_task_load}. */
+  long misfitTaskLoad;
+
+  // schedstat cpu line.
+  long schedCount;
+  long schedGoidle;
+  long ttwuCount;
+  long ttwuLocal;
+  long rqCpuTimeNs;
+  long runDelayNs;
+  long pcount;
+
+  /** {@code sched_rng()} of this CPU. */
+  final SplittableRandom rng;
+  /** {@code distribute_cpu_mask_prev} of this CPU. */
+  final DistributeCursor distributeCursor = new DistributeCursor();
+
+  CpuRunqueue(int cpu, SplittableRandom rng) {
+    this.cpu = cpu;
+    this.rng = rng;
+  }
+
+  /** Equivalent of {@code sched_idle_rq()}. */
+  boolean isSchedIdleRq() {
+    return nr != 0 && nr == nrIdlePolicy;
+  }
+
+  /** Adds {@code task} at the head of {@code cfs_tasks} ({@code list_add()}). */
+  void addHead(Task task) {
+    if (nr == tasks.length) {
+      Task[] grown = new Task[nr * 2];
+      System.arraycopy(tasks, 0, grown, 0, nr);
+      tasks = grown;
+    }
+    tasks[nr++] = task;
+  }
+
+  /** Removes {@code task} from {@code cfs_tasks}. */
+  void remove(Task task) {
+    int index = indexOf(task);
+    System.arraycopy(tasks, index + 1, tasks, index, nr - index - 1);
+    tasks[--nr] = null;
+  }
+
+  /** Moves {@code task} to the head ({@code list_move()}). */
+  void moveToHead(Task task) {
+    int index = indexOf(task);
+    System.arraycopy(tasks, index + 1, tasks, index, nr - index - 1);
+    tasks[nr - 1] = task;
+  }
+
+  int indexOf(Task task) {
+    for (int i = nr - 1; i >= 0; i--) {
+      if (tasks[i] == task) {
+        return i;
+      }
+    }
+    throw new IllegalStateException(task + " is not on CPU " + cpu + "'s runqueue");
+  }
+
+  /**
+   * Equivalent of {@code avg_vruntime()}: the load-weighted mean vruntime of the queued entities
+   * (the running one included), or the last mean when the queue is empty.
+   */
+  long avgVruntime() {
+    if (nr == 0) {
+      return zeroVruntime;
+    }
+    long base = tasks[0].vruntime;
+    long weightedKeys = 0;
+    for (int i = 0; i < nr; i++) {
+      weightedKeys += (tasks[i].vruntime - base) * tasks[i].weight;
+    }
+    return base + Math.floorDiv(weightedKeys, loadWeight);
+  }
+
+  /**
+   * Equivalent of {@code pick_eevdf()} without buddies and RUN_TO_PARITY: among the eligible
+   * entities ({@code vruntime <= avg_vruntime}), the earliest virtual deadline; ties go to the
+   * entity nearer the head of {@code cfs_tasks}. Null when empty.
+   */
+  Task pickEevdf() {
+    if (nr == 0) {
+      return null;
+    }
+    if (nr == 1) {
+      return tasks[0];
+    }
+    long avg = avgVruntime();
+    Task best = null;
+    Task leftmost = null;
+    for (int i = nr - 1; i >= 0; i--) {
+      Task t = tasks[i];
+      if (leftmost == null || t.vruntime < leftmost.vruntime) {
+        leftmost = t;
+      }
+      if (t.vruntime <= avg && (best == null || t.deadline < best.deadline)) {
+        best = t;
+      }
+    }
+    return best != null ? best : leftmost;
+  }
+
+  /** Whether {@code task} is eligible ({@code entity_eligible()}). */
+  boolean isEligible(Task task) {
+    return task.vruntime <= avgVruntime();
+  }
+
+  @Override
+  public String toString() {
+    return "rq " + cpu + " (curr " + (curr == null ? "idle" : curr.id) + ", nr " + nr + ", "
+        + phase + ")";
+  }
+}

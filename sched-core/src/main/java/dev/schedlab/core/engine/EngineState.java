@@ -1,0 +1,142 @@
+package dev.schedlab.core.engine;
+
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.topology.Topology;
+
+/**
+ * The live {@link CpuStateView} over the engine's runqueues. {@link #isIdle} is the kernel's
+ * {@code idle_cpu()}: the idle task runs and nothing is queued; a CPU in newidle balancing is not
+ * idle (its previous task is still current), a CPU balancing in softirq from the idle loop is.
+ */
+final class EngineState implements CpuStateView {
+
+  private final Simulation sim;
+  private final CpuRunqueue[] rqs;
+  private final Topology topology;
+  private final int[][] siblings;
+  private final boolean smt;
+  private final CpuMask nohzView;
+  private final boolean[] isOnline;
+  private final int activeCount;
+
+  EngineState(Simulation sim) {
+    this.sim = sim;
+    this.rqs = sim.rqs;
+    this.topology = sim.topology;
+    this.smt = topology.isSmt();
+    this.nohzView = sim.nohzIdleMask.asUnmodifiable();
+    CpuMask online = topology.onlineMask();
+    this.activeCount = online.weight();
+    this.isOnline = new boolean[topology.nrCpuIds()];
+    for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
+      isOnline[cpu] = true;
+    }
+    this.siblings = new int[topology.nrCpuIds()][];
+    for (int cpu = 0; cpu < siblings.length; cpu++) {
+      if (!topology.isPossible(cpu)) {
+        siblings[cpu] = new int[0];
+        continue;
+      }
+      CpuMask smtMask = topology.smtSiblings(cpu);
+      int[] others = new int[smtMask.weight() - 1];
+      int k = 0;
+      for (int s = smtMask.first(); s != CpuMask.NO_CPU; s = smtMask.next(s)) {
+        if (s != cpu) {
+          others[k++] = s;
+        }
+      }
+      siblings[cpu] = others;
+    }
+  }
+
+  @Override
+  public long nowNs() {
+    return sim.loop.now();
+  }
+
+  @Override
+  public boolean isIdle(int cpu) {
+    CpuRunqueue rq = rqs[cpu];
+    return rq.curr == null && rq.nr == 0 && rq.phase != CpuPhase.NEWIDLE && isOnline[cpu];
+  }
+
+  @Override
+  public boolean isCoreIdle(int cpu) {
+    for (int sibling : siblings[cpu]) {
+      if (!isIdle(sibling)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean smtActive() {
+    return smt;
+  }
+
+  @Override
+  public int nrRunning(int cpu) {
+    return rqs[cpu].nr;
+  }
+
+  @Override
+  public int cfsNrRunnable(int cpu) {
+    return rqs[cpu].nr;
+  }
+
+  @Override
+  public boolean isSchedIdleRq(int cpu) {
+    return rqs[cpu].isSchedIdleRq();
+  }
+
+  @Override
+  public long runnableAvg(int cpu) {
+    return rqs[cpu].cfs.runnableAvg;
+  }
+
+  /** {@code cpu_util_cfs()}: max of {@code util_avg} and {@code util_est}, capped at capacity. */
+  @Override
+  public long utilAvg(int cpu) {
+    CpuRunqueue rq = rqs[cpu];
+    long util = Math.max(rq.cfs.utilAvg, rq.utilEstSum);
+    return Math.min(util, topology.capacity(cpu));
+  }
+
+  @Override
+  public long loadAvg(int cpu) {
+    return rqs[cpu].cfs.loadAvg;
+  }
+
+  /** {@code capacity_of()}: no RT, DL or IRQ pressure is modelled, so the original capacity. */
+  @Override
+  public long capacityOf(int cpu) {
+    return topology.capacity(cpu);
+  }
+
+  @Override
+  public boolean isActive(int cpu) {
+    return isOnline[cpu];
+  }
+
+  @Override
+  public boolean isTickStopped(int cpu) {
+    return rqs[cpu].tickStopped;
+  }
+
+  @Override
+  public CpuMask nohzIdleMask() {
+    return nohzView;
+  }
+
+  @Override
+  public long totalNrRunning() {
+    return sim.scheduler.totalNrRunning;
+  }
+
+  @Override
+  public int activeCpuCount() {
+    return activeCount;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.schedlab.core.engine;
+
+/**
+ * A simulation event. Events are immutable records; the executive orders them by (time, {@link
+ * #priority()}, sequence of scheduling) and {@link #fire fires} them one at a time.
+ */
+sealed interface Event
+    permits Event.JiffyTick,
+        Event.SleepEnd,
+        Event.CpuTimer,
+        Event.NohzKickIpi,
+        Event.ReschedIpi,
+        Event.ActiveBalanceStop,
+        Event.PhaseEnd,
+        Event.End {
+
+  /** Tie-break among events at the same instant: lower fires first. */
+  int priority();
+
+  /** Performs the event's effect. */
+  void fire(Simulation sim);
+
+  /** The global tick at a jiffy boundary (ticks are not skewed: {@code sched_skew_tick=0}). */
+  record JiffyTick(long jiffy) implements Event {
+    @Override
+    public int priority() {
+      return 0;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onJiffy(jiffy);
+    }
+  }
+
+  /** A sleeping task's timer expires ({@code hrtimer_wakeup()}). */
+  record SleepEnd(int task, long token) implements Event {
+    @Override
+    public int priority() {
+      return 1;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onSleepEnd(task, token);
+    }
+  }
+
+  /** The running task of {@code cpu} finishes its step, or its speed changes. */
+  record CpuTimer(int cpu, long token) implements Event {
+    @Override
+    public int priority() {
+      return 2;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onCpuTimer(cpu, token);
+    }
+  }
+
+  /** The NOHZ kick IPI reaches the chosen idle load balancer ({@code nohz_csd_func()}). */
+  record NohzKickIpi(int cpu) implements Event {
+    @Override
+    public int priority() {
+      return 3;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.nohz.onKickIpi(cpu);
+    }
+  }
+
+  /** A reschedule IPI reaches {@code cpu} ({@code resched_curr()} of a remote CPU). */
+  record ReschedIpi(int cpu) implements Event {
+    @Override
+    public int priority() {
+      return 4;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onReschedIpi(cpu);
+    }
+  }
+
+  /** The stopper runs {@code active_load_balance_cpu_stop()} on {@code busiestCpu}. */
+  record ActiveBalanceStop(int busiestCpu, int targetCpu) implements Event {
+    @Override
+    public int priority() {
+      return 5;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onActiveBalance(busiestCpu, targetCpu);
+    }
+  }
+
+  /** Balancing work occupying {@code cpu} (newidle or softirq from idle) ends. */
+  record PhaseEnd(int cpu, long token) implements Event {
+    @Override
+    public int priority() {
+      return 6;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onPhaseEnd(cpu, token);
+    }
+  }
+
+  /** The end of the simulated interval. */
+  record End() implements Event {
+    @Override
+    public int priority() {
+      return 9;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.loop.stop();
+    }
+  }
+}

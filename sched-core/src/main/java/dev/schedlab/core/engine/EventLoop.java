@@ -1,0 +1,73 @@
+package dev.schedlab.core.engine;
+
+/**
+ * The executive: a nanosecond clock and the pending events. {@link #schedule} refuses an event
+ * older than the clock (that is always an engine bug); {@link #run} fires events in (time,
+ * priority, sequence) order until {@link #stop} or the queue drains.
+ */
+final class EventLoop {
+
+  private final EventQueue queue;
+  private long now;
+  private long sequence;
+  private long processed;
+  private boolean stopped;
+
+  EventLoop(EventQueue queue) {
+    this.queue = queue;
+  }
+
+  /** The simulated time, ns. */
+  long now() {
+    return now;
+  }
+
+  /** Events fired so far. */
+  long processed() {
+    return processed;
+  }
+
+  /**
+   * Schedules {@code event} at {@code time}.
+   *
+   * @throws IllegalArgumentException if {@code time} is before the clock
+   */
+  void schedule(long time, Event event) {
+    if (time < now) {
+      throw new IllegalArgumentException(
+          "event " + event + " scheduled at " + time + " ns, before the clock (" + now + " ns)");
+    }
+    queue.add(time, event.priority(), sequence++, event);
+  }
+
+  /** Stops {@link #run} after the current event. */
+  void stop() {
+    stopped = true;
+  }
+
+  /** Fires events until stopped or empty. */
+  void run(Simulation sim) {
+    runUntil(Long.MAX_VALUE, sim);
+  }
+
+  /**
+   * Fires the events due at or before {@code limit}, then sets the clock to {@code limit} if it
+   * is later (tests step the engine this way).
+   */
+  void runUntil(long limit, Simulation sim) {
+    while (!stopped && !queue.isEmpty() && queue.peekTime() <= limit) {
+      now = queue.peekTime();
+      Event event = queue.poll();
+      processed++;
+      event.fire(sim);
+    }
+    if (!stopped && limit != Long.MAX_VALUE && limit > now) {
+      now = limit;
+    }
+  }
+
+  /** Whether {@link #stop} was called. */
+  boolean isStopped() {
+    return stopped;
+  }
+}

@@ -1,0 +1,176 @@
+package dev.schedlab.core.engine;
+
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.ImmutableCpuMask;
+
+/**
+ * Engine invariants, checked when {@link EngineOptions#checkInvariants()} is on; a violation
+ * throws {@link InvariantViolation}. Local checks run at the event that could break them (ILB
+ * choice, idle entry, every enqueue for affinity); {@link #sweep()} checks global consistency
+ * every few jiffies:
+ *
+ * <ul>
+ *   <li>each live task is on exactly one runqueue when runnable and on none otherwise, on an
+ *       allowed CPU, and the running task is its CPU's current;
+ *   <li>runqueue counters ({@code nr_running}, SCHED_IDLE count, load weight) match the tasks;
+ *   <li>{@code nohz.idle_cpus_mask} equals the set of CPUs with {@code nohz_tick_stopped}, holds
+ *       only CPUs with domains, and the LLC {@code nr_busy_cpus} agree with it;
+ *   <li>under a registration rule that registers idle entries with an already stopped tick (the
+ *       fixed rule), every idle CPU with a stopped tick and domains is in the mask;
+ *   <li>the ILB chosen was idle and a housekeeping CPU.
+ * </ul>
+ */
+final class InvariantChecker {
+
+  private final Simulation sim;
+  private final CpuRunqueue[] rqs;
+  private final ImmutableCpuMask online;
+  /** Whether the registration rule has registered this CPU on an idle entry with a stopped tick. */
+  private final boolean[] registersStoppedTick;
+
+  InvariantChecker(Simulation sim) {
+    this.sim = sim;
+    this.rqs = sim.rqs;
+    this.online = sim.topology.onlineMask();
+    int n = sim.topology.nrCpuIds();
+    this.registersStoppedTick = new boolean[n];
+  }
+
+  /**
+   * Records what the registration rule answered at an idle entry. Once it has registered a CPU
+   * whose tick was already stopped, it is the fixed rule for that CPU, and from then on "every
+   * idle CPU with a stopped tick is in the mask" is an invariant there.
+   */
+  void observeRegistration(int cpu, boolean tickWasAlreadyStopped, boolean registered) {
+    if (tickWasAlreadyStopped && registered) {
+      registersStoppedTick[cpu] = true;
+    }
+  }
+
+  void checkIlbChoice(int kicker, int ilb) {
+    if (ilb < 0 || ilb >= rqs.length || !online.test(ilb)) {
+      throw new InvariantViolation(
+          "ILB selector chose CPU " + ilb + ", which is not an online CPU (kicker " + kicker + ")");
+    }
+    if (!sim.state.isIdle(ilb)) {
+      throw new InvariantViolation(
+          "ILB selector chose CPU " + ilb + ", which is not idle (kicker " + kicker + ")");
+    }
+    if (!sim.nohz.housekeeping().test(ilb)) {
+      throw new InvariantViolation(
+          "ILB selector chose CPU " + ilb + ", which is not a housekeeping CPU (nohz_full)");
+    }
+  }
+
+  void afterIdleEntry(CpuRunqueue rq, boolean tickWasAlreadyStopped, boolean registered) {
+    observeRegistration(rq.cpu, tickWasAlreadyStopped, registered);
+    checkNohzCpu(rq.cpu);
+  }
+
+  private void checkNohzCpu(int cpu) {
+    CpuRunqueue rq = rqs[cpu];
+    boolean inMask = sim.nohzIdleMask.test(cpu);
+    if (inMask != rq.nohzTickStopped) {
+      throw new InvariantViolation(
+          "CPU " + cpu + ": nohz.idle_cpus_mask says " + inMask + " but rq->nohz_tick_stopped is "
+              + rq.nohzTickStopped);
+    }
+    if (inMask && sim.domains.domains(cpu).isEmpty()) {
+      throw new InvariantViolation("CPU " + cpu + " without domains is in nohz.idle_cpus_mask");
+    }
+    if (registersStoppedTick[cpu]
+        && sim.state.isIdle(cpu)
+        && rq.inIdleLoop
+        && rq.tickStopped
+        && !sim.domains.domains(cpu).isEmpty()
+        && !inMask) {
+      throw new InvariantViolation(
+          "CPU " + cpu + " is idle with its tick stopped but missing from nohz.idle_cpus_mask"
+              + " under a registration rule that registers such CPUs");
+    }
+  }
+
+  /** The global consistency sweep. */
+  void sweep() {
+    int tasks = sim.tasks.size();
+    int queued = 0;
+    for (int id = 0; id < tasks; id++) {
+      Task task = sim.tasks.get(id);
+      boolean runnable = task.state == TaskState.QUEUED || task.state == TaskState.RUNNING;
+      if (!runnable) {
+        continue;
+      }
+      queued++;
+      CpuRunqueue rq = rqs[task.cpu];
+      int copies = 0;
+      for (int i = 0; i < rq.nr; i++) {
+        if (rq.tasks[i] == task) {
+          copies++;
+        }
+      }
+      if (copies != 1) {
+        throw new InvariantViolation(
+            task + " appears " + copies + " times on CPU " + task.cpu + "'s runqueue");
+      }
+      if (!task.allowed.test(task.cpu)) {
+        throw new InvariantViolation(
+            "affinity violated: " + task + " allowed " + task.allowed.toCpuList());
+      }
+      if (task.state == TaskState.RUNNING && rq.curr != task) {
+        throw new InvariantViolation(task + " is RUNNING but CPU " + task.cpu + " runs "
+            + (rq.curr == null ? "idle" : rq.curr.toString()));
+      }
+    }
+    long total = 0;
+    for (int cpu = 0; cpu < rqs.length; cpu++) {
+      CpuRunqueue rq = rqs[cpu];
+      int idlePolicy = 0;
+      long weight = 0;
+      for (int i = 0; i < rq.nr; i++) {
+        Task t = rq.tasks[i];
+        if (t.cpu != cpu || !(t.state == TaskState.QUEUED || t.state == TaskState.RUNNING)) {
+          throw new InvariantViolation(t + " is on CPU " + cpu + "'s runqueue");
+        }
+        weight += t.weight;
+        if (t.policy.isIdlePolicy()) {
+          idlePolicy++;
+        }
+      }
+      if (weight != rq.loadWeight || idlePolicy != rq.nrIdlePolicy) {
+        throw new InvariantViolation(
+            "CPU " + cpu + " runqueue counters drifted: weight " + rq.loadWeight + " vs "
+                + weight + ", SCHED_IDLE " + rq.nrIdlePolicy + " vs " + idlePolicy);
+      }
+      if (rq.curr != null && rq.curr.cpu != cpu) {
+        throw new InvariantViolation("CPU " + cpu + " runs " + rq.curr);
+      }
+      total += rq.nr;
+      if (online.test(cpu)) {
+        checkNohzCpu(cpu);
+      }
+    }
+    if (total != queued || total != sim.scheduler.totalNrRunning) {
+      throw new InvariantViolation(
+          "runqueues hold " + total + " tasks, " + queued + " tasks are runnable, total counter "
+              + sim.scheduler.totalNrRunning);
+    }
+    checkNrBusy();
+  }
+
+  private void checkNrBusy() {
+    int[] expected = new int[sim.nohz.nrBusyCpus.length];
+    for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
+      int llc = sim.domains.llcId(cpu);
+      if (llc >= 0 && !sim.nohzIdleMask.test(cpu)) {
+        expected[llc]++;
+      }
+    }
+    for (int llc = 0; llc < expected.length; llc++) {
+      if (sim.domains.llcCount() > llc && expected[llc] != sim.nohz.nrBusyCpus[llc]) {
+        throw new InvariantViolation(
+            "LLC " + llc + " nr_busy_cpus is " + sim.nohz.nrBusyCpus[llc] + ", expected "
+                + expected[llc] + " from nohz.idle_cpus_mask");
+      }
+    }
+  }
+}

@@ -1,0 +1,418 @@
+package dev.schedlab.core.engine;
+
+import static dev.schedlab.core.engine.EngineStatistics.NOHZ_BALANCE_KICK;
+import static dev.schedlab.core.engine.EngineStatistics.NOHZ_KICK_MASK;
+import static dev.schedlab.core.engine.EngineStatistics.NOHZ_NEWILB_KICK;
+import static dev.schedlab.core.engine.EngineStatistics.NOHZ_NEXT_KICK;
+import static dev.schedlab.core.engine.EngineStatistics.NOHZ_STATS_KICK;
+
+import dev.schedlab.core.balance.BalanceCost;
+import dev.schedlab.core.balance.BalanceCostModel;
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.ImmutableCpuMask;
+import dev.schedlab.cpumask.MutableCpuMask;
+import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.topology.HousekeepingType;
+import dev.schedlab.topology.domain.SchedDomain;
+import dev.schedlab.topology.domain.SchedDomains;
+
+/**
+ * NOHZ idle balancing, as in kernel/sched/fair.c: the global {@code nohz} state ({@code
+ * idle_cpus_mask}, {@code has_blocked_load}, {@code needs_update}, {@code next_balance}, {@code
+ * next_blocked}), per-LLC {@code nr_busy_cpus}, registration and exit, the kick decision on busy
+ * ticks, the ILB choice through the run's {@code IlbSelector}, the kick IPI, and {@code
+ * _nohz_idle_balance()} on the chosen CPU.
+ *
+ * <p>The ILB's run time is {@code costModel.baseNs} (softirq entry) + {@link
+ * EngineOptions#ilbPerCpuVisitedNs()} per CPU of the mask visited + {@link
+ * EngineOptions#blockedLoadUpdateNs()} per blocked-load update + the cost model's variable time of
+ * every {@code sched_balance_domains()} it ran; while it lasts, the ILB's hardware thread is busy.
+ * The whole pass is computed at its start, so the kernel's abort when a task becomes runnable on
+ * the ILB mid-pass is not modelled: such a task waits until the pass ends.
+ */
+final class NohzBalancing {
+
+  private final Simulation sim;
+  private final CpuRunqueue[] rqs;
+  private final SchedDomains domains;
+  private final EngineStatistics stats;
+  private final BalanceCostModel costModel;
+  private final ImmutableCpuMask housekeeping;
+  private final int nrCpuIds;
+  private final int hz;
+
+  /** {@code nohz.idle_cpus_mask}. */
+  final MutableCpuMask idleCpusMask;
+
+  /** Weight of {@link #idleCpusMask}, kept so the busy tick's emptiness test is O(1). */
+  private int idleCpusCount;
+
+  /** {@code nohz.has_blocked_load}. */
+  boolean hasBlockedLoad;
+  /** {@code nohz.needs_update}. */
+  boolean needsUpdate;
+  /** {@code nohz.next_balance}, jiffies. */
+  long nextBalance;
+  /** {@code nohz.next_blocked}, jiffies. */
+  long nextBlocked;
+
+  /** {@code sd_llc_shared->nr_busy_cpus}, per {@link SchedDomains#llcId}. */
+  final int[] nrBusyCpus;
+  /** {@code sd->nohz_idle} of each CPU's LLC domain. */
+  private final boolean[] llcNohzIdle;
+
+  private final BalanceCost passCost = new BalanceCost();
+  private final BalanceCost cpuCost = new BalanceCost();
+
+  NohzBalancing(Simulation sim) {
+    this.sim = sim;
+    this.rqs = sim.rqs;
+    this.domains = sim.domains;
+    this.stats = sim.stats;
+    this.costModel = sim.setup.costModel();
+    this.nrCpuIds = sim.topology.nrCpuIds();
+    this.hz = sim.hz;
+    this.housekeeping = sim.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE);
+    this.idleCpusMask = sim.nohzIdleMask;
+    this.nrBusyCpus = new int[Math.max(1, domains.llcCount())];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      int llc = sim.topology.isPossible(cpu) ? domains.llcId(cpu) : SchedDomains.NO_LLC;
+      if (llc != SchedDomains.NO_LLC) {
+        nrBusyCpus[llc]++;
+      }
+    }
+    this.llcNohzIdle = new boolean[nrCpuIds];
+  }
+
+  private long jiffies() {
+    return sim.scheduler.jiffies();
+  }
+
+  /** The CPUs that may run the ILB: {@code housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)}. */
+  ImmutableCpuMask housekeeping() {
+    return housekeeping;
+  }
+
+  /** Equivalent of {@code msecs_to_jiffies()}: rounds up. */
+  private long msecsToJiffies(long ms) {
+    return (ms * hz + 999) / 1000;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Registration
+
+  /** Models {@code nohz_balance_enter_idle(cpu)}; idempotent. */
+  void enterIdle(CpuRunqueue rq) {
+    int cpu = rq.cpu;
+    if (!sim.state.isActive(cpu)) {
+      return;
+    }
+    rq.hasBlockedLoad = true;
+    if (!rq.nohzTickStopped) {
+      if (domains.domains(cpu).isEmpty()) {
+        return;
+      }
+      rq.nohzTickStopped = true;
+      idleCpusMask.set(cpu);
+      idleCpusCount++;
+      sim.listener.nohzIdleMask(sim.scheduler.now(), idleCpusCount);
+      setCpuSdStateIdle(cpu);
+      needsUpdate = true;
+    }
+    hasBlockedLoad = true;
+  }
+
+  /** Models {@code nohz_balance_exit_idle(rq)}. */
+  void exitIdle(CpuRunqueue rq) {
+    if (!rq.nohzTickStopped) {
+      return;
+    }
+    rq.nohzTickStopped = false;
+    idleCpusMask.clear(rq.cpu);
+    idleCpusCount--;
+    sim.listener.nohzIdleMask(sim.scheduler.now(), idleCpusCount);
+    setCpuSdStateBusy(rq.cpu);
+  }
+
+  private void setCpuSdStateIdle(int cpu) {
+    int llc = domains.llcId(cpu);
+    if (llc != SchedDomains.NO_LLC && !llcNohzIdle[cpu]) {
+      llcNohzIdle[cpu] = true;
+      nrBusyCpus[llc]--;
+    }
+  }
+
+  private void setCpuSdStateBusy(int cpu) {
+    int llc = domains.llcId(cpu);
+    if (llc != SchedDomains.NO_LLC && llcNohzIdle[cpu]) {
+      llcNohzIdle[cpu] = false;
+      nrBusyCpus[llc]++;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The kick
+
+  /**
+   * Models {@code nohz_balancer_kick(rq)}, called from every tick of a CPU with domains: a busy
+   * CPU leaves the idle mask, then decides whether idle CPUs need balancing or a blocked-load
+   * update, and kicks an idle load balancer.
+   */
+  void balancerKick(CpuRunqueue rq, boolean idleBalance) {
+    if (idleBalance) {
+      return;
+    }
+    exitIdle(rq);
+    int cpu = rq.cpu;
+    long jiffies = jiffies();
+    int flags = 0;
+    if (hasBlockedLoad && jiffies > nextBlocked) {
+      flags = NOHZ_STATS_KICK;
+    }
+    kick:
+    {
+      if (jiffies < nextBalance) {
+        break kick;
+      }
+      if (idleCpusCount == 0) {
+        return;
+      }
+      if (rq.nr >= 2) {
+        flags = NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+        break kick;
+      }
+      SchedDomain base = domains.baseDomain(cpu);
+      if (base != null && rq.nr >= 1 && checkCpuCapacity(cpu, base)) {
+        flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+        break kick;
+      }
+      // SD_ASYM_PACKING is not modelled (no arch_asym_cpu_priority()).
+      if (domains.sdAsymCpuCapacity(cpu) != null) {
+        if (rq.misfitTaskLoad != 0) {
+          flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+        }
+        break kick;
+      }
+      int llc = domains.llcId(cpu);
+      if (llc != SchedDomains.NO_LLC && nrBusyCpus[llc] > 1) {
+        flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
+      }
+    }
+    if (needsUpdate) {
+      flags |= NOHZ_NEXT_KICK;
+    }
+    if (flags != 0) {
+      kickIlb(rq, flags);
+    }
+  }
+
+  /** Equivalent of {@code check_cpu_capacity(rq, sd)}. */
+  private boolean checkCpuCapacity(int cpu, SchedDomain sd) {
+    return sim.state.capacityOf(cpu) * sd.imbalancePct()
+        < (long) sim.topology.capacity(cpu) * 100;
+  }
+
+  /** Models {@code kick_ilb(flags)} run by the busy CPU {@code rq}. */
+  void kickIlb(CpuRunqueue rq, int flags) {
+    stats.kickIlbCalls++;
+    if ((flags & NOHZ_BALANCE_KICK) != 0) {
+      stats.kickBalance++;
+      nextBalance = jiffies() + 1;
+    } else if ((flags & NOHZ_STATS_KICK) != 0) {
+      stats.kickStatsOnly++;
+    } else {
+      stats.kickNextOnly++;
+    }
+    int ilb = sim.ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, sim.state);
+    sim.listener.ilbKick(sim.scheduler.now(), rq.cpu, ilb);
+    int examined = sim.ilbSelector.lastExamined();
+    stats.ilbCpusExamined += examined;
+    sim.scheduler.chargeBalancing(rq, examined * sim.options.ilbSelectPerCpuNs());
+    if (ilb < 0) {
+      stats.kickNoIlb++;
+      return;
+    }
+    if (sim.invariants != null) {
+      sim.invariants.checkIlbChoice(rq.cpu, ilb);
+    }
+    stats.ilbChoices++;
+    stats.ilbChosen[ilb]++;
+    if (!sim.state.isCoreIdle(ilb)) {
+      stats.ilbChoicesWithBusySibling++;
+    }
+    CpuRunqueue target = rqs[ilb];
+    if ((target.nohzFlags & flags) == flags) {
+      stats.kickAlreadyPending++;
+      return;
+    }
+    int old = target.nohzFlags;
+    target.nohzFlags |= flags;
+    if ((old & NOHZ_KICK_MASK) != 0) {
+      stats.kickAlreadyPending++;
+      return;
+    }
+    stats.kickIpis++;
+    sim.loop.schedule(
+        sim.scheduler.now() + sim.options.ipiLatencyNs(), new Event.NohzKickIpi(ilb));
+  }
+
+  /**
+   * Models {@code nohz_csd_func()} on the ILB and the SCHED_SOFTIRQ it raises: the flags are
+   * taken; if the CPU is still idle it runs {@code _nohz_idle_balance()} (after any balancing
+   * already occupying it), otherwise the kick is dropped.
+   */
+  void onKickIpi(int cpu) {
+    CpuRunqueue rq = rqs[cpu];
+    sim.scheduler.contextCpu = cpu;
+    int flags = rq.nohzFlags & (NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
+    rq.nohzFlags &= ~(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
+    if ((flags & NOHZ_KICK_MASK) == 0) {
+      sim.scheduler.afterEvent(cpu);
+      return;
+    }
+    if (!sim.state.isIdle(cpu)) {
+      stats.kickIpisDropped++;
+    } else if (rq.phase == CpuPhase.IDLE_SOFTIRQ) {
+      rq.deferredIdleBalanceFlags |= flags;
+    } else {
+      runKickedIdleBalance(rq, flags);
+    }
+    sim.scheduler.afterEvent(cpu);
+  }
+
+  /** The softirq on the ILB for a kick: {@code nohz_idle_balance()} with the kick's flags. */
+  void runKickedIdleBalance(CpuRunqueue rq, int flags) {
+    stats.softirqs++;
+    stats.softirqsFromKick++;
+    stats.ilbRuns++;
+    long ns = nohzIdleBalance(rq, flags);
+    sim.listener.ilbRun(sim.scheduler.now(), rq.cpu, ns);
+    stats.ilbDuration.recordNs(ns);
+    sim.scheduler.chargeBalancing(rq, ns);
+  }
+
+  /**
+   * Models {@code _nohz_idle_balance(this_rq, flags)}: visits every CPU of the idle mask,
+   * wrapping from {@code this_cpu + 1} so the ILB itself comes last, updating blocked load
+   * (STATS) and running {@code sched_balance_domains(CPU_IDLE)} on behalf of each CPU whose
+   * balance is due (BALANCE); then refreshes {@code nohz.next_balance} and {@code
+   * nohz.next_blocked}. Returns the pass's cost in ns.
+   */
+  long nohzIdleBalance(CpuRunqueue ilbRq, int flags) {
+    long jiffies = jiffies();
+    long next = jiffies + 60L * hz;
+    boolean updateNextBalance = false;
+    boolean blocked = false;
+    int visited = 0;
+    int blockedUpdates = 0;
+    passCost.reset();
+    if ((flags & NOHZ_STATS_KICK) != 0) {
+      hasBlockedLoad = false;
+    }
+    if ((flags & NOHZ_NEXT_KICK) != 0) {
+      needsUpdate = false;
+    }
+    int ilb = ilbRq.cpu;
+    int start = ilb + 1 >= nrCpuIds ? 0 : ilb + 1;
+    int first = idleCpusMask.next(start - 1);
+    boolean wrapped = false;
+    if (first == CpuMask.NO_CPU) {
+      first = idleCpusMask.first();
+      wrapped = true;
+    }
+    for (int cpu = first; cpu != CpuMask.NO_CPU; ) {
+      if (wrapped && cpu >= start) {
+        break;
+      }
+      visited++;
+      if (sim.state.isIdle(cpu)) {
+        CpuRunqueue rq = rqs[cpu];
+        if ((flags & NOHZ_STATS_KICK) != 0) {
+          boolean updated = rq.lastBlockedLoadUpdateTick != jiffies && rq.hasBlockedLoad;
+          blocked |= updateNohzStats(rq);
+          if (updated) {
+            blockedUpdates++;
+          }
+        }
+        if (jiffies >= sim.balancer.nextBalance(cpu)) {
+          if ((flags & NOHZ_BALANCE_KICK) != 0) {
+            cpuCost.reset();
+            sim.balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
+            sim.scheduler.notifyPeriodicBalance(cpu);
+            passCost.add(cpuCost);
+            stats.ilbBalanceCalls++;
+          }
+        }
+        next = Math.min(next, sim.balancer.nextBalance(cpu));
+        updateNextBalance = true;
+      }
+      int following = idleCpusMask.next(cpu);
+      if (following == CpuMask.NO_CPU && !wrapped) {
+        wrapped = true;
+        following = idleCpusMask.first();
+      }
+      cpu = following;
+    }
+    if (updateNextBalance) {
+      nextBalance = next;
+    }
+    if ((flags & NOHZ_STATS_KICK) != 0) {
+      nextBlocked = jiffies + msecsToJiffies(Pelt.LOAD_AVG_PERIOD);
+    }
+    if (blocked) {
+      hasBlockedLoad = true;
+    }
+    stats.ilbCpusVisited += visited;
+    return costModel.baseNs()
+        + costModel.variableNs(passCost)
+        + visited * sim.options.ilbPerCpuVisitedNs()
+        + blockedUpdates * sim.options.blockedLoadUpdateNs();
+  }
+
+  /** Models {@code update_nohz_stats(rq)}: whether the CPU still has blocked load to decay. */
+  private boolean updateNohzStats(CpuRunqueue rq) {
+    if (!rq.hasBlockedLoad) {
+      return false;
+    }
+    if (!idleCpusMask.test(rq.cpu)) {
+      return false;
+    }
+    if (rq.lastBlockedLoadUpdateTick == jiffies()) {
+      return true;
+    }
+    sim.scheduler.updateBlockedAverages(rq.cpu);
+    return rq.hasBlockedLoad;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Newidle-triggered blocked-load updates
+
+  /**
+   * Models {@code nohz_newidle_balance(rq)} at the end of a newidle pass that pulled nothing:
+   * asks the idle loop for a local blocked-load update when the CPU expects a long idle.
+   */
+  void newidleBalanceKickCheck(CpuRunqueue rq) {
+    if (rq.avgIdle < sim.setup.balancer().migrationCostNs()) {
+      return;
+    }
+    if (!hasBlockedLoad || jiffies() < nextBlocked) {
+      return;
+    }
+    rq.nohzFlags |= NOHZ_NEWILB_KICK;
+  }
+
+  /**
+   * Models {@code nohz_run_idle_balance(cpu)} at the top of {@code do_idle()}: when NEWILB was
+   * the only flag, runs {@code _nohz_idle_balance(STATS)} locally, without an IPI.
+   */
+  void runIdleBalanceIfOnlyNewIlb(CpuRunqueue rq) {
+    int flags = rq.nohzFlags;
+    rq.nohzFlags &= ~NOHZ_NEWILB_KICK;
+    if (flags != NOHZ_NEWILB_KICK || rq.nr != 0 || rq.phase != CpuPhase.NONE) {
+      return;
+    }
+    stats.newIlbLocalRuns++;
+    long ns = nohzIdleBalance(rq, NOHZ_STATS_KICK);
+    sim.scheduler.chargeBalancing(rq, ns);
+  }
+}

@@ -1,0 +1,44 @@
+package dev.schedlab.core.engine;
+
+/**
+ * Receives what happens during a run, for timelines and traces (the command line's {@code
+ * --trace} and HTML heat map). Called on the simulation's own thread at the simulated instant
+ * {@code nowNs}; a listener must not change the simulation and should be cheap. Every method
+ * defaults to doing nothing, and {@link #NONE} is what a run without a listener uses.
+ */
+public interface SimulationListener {
+
+  /** A listener that ignores everything. */
+  SimulationListener NONE = new SimulationListener() {};
+
+  /** What a CPU spends its time on, as the per-CPU time accounting splits it. */
+  enum CpuActivity {
+    /** In the idle loop. */
+    IDLE,
+    /** Running a task. */
+    TASK,
+    /** Balancing without a task: newidle balancing, or softirq work (ILB) from the idle loop. */
+    BALANCING
+  }
+
+  /**
+   * The CPU switched to {@code activity}; {@code taskId} is the task it now runs, or -1 when
+   * {@code activity} is not {@link CpuActivity#TASK}.
+   */
+  default void cpuActivity(long nowNs, int cpu, CpuActivity activity, int taskId) {}
+
+  /** A busy CPU's {@code kick_ilb()} chose {@code ilbCpu} (-1: no idle CPU to kick). */
+  default void ilbKick(long nowNs, int kickerCpu, int ilbCpu) {}
+
+  /** {@code cpu} ran a kick-driven {@code _nohz_idle_balance()} pass lasting {@code durationNs}. */
+  default void ilbRun(long nowNs, int cpu, long durationNs) {}
+
+  /** Task {@code taskId} moved from {@code fromCpu}'s runqueue to {@code toCpu}'s. */
+  default void migration(long nowNs, int taskId, int fromCpu, int toCpu) {}
+
+  /** {@code rq->nr_running} of {@code cpu} changed to {@code nrRunning}. */
+  default void nrRunning(long nowNs, int cpu, int nrRunning) {}
+
+  /** {@code nohz.idle_cpus_mask} changed; it now holds {@code weight} CPUs. */
+  default void nohzIdleMask(long nowNs, int weight) {}
+}

@@ -1,0 +1,169 @@
+package dev.schedlab.core.engine;
+
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.ImmutableCpuMask;
+import dev.schedlab.spi.TaskProgram;
+import dev.schedlab.spi.view.SchedPolicy;
+import dev.schedlab.spi.view.TaskView;
+import dev.schedlab.spi.view.WorkClass;
+
+/**
+ * One simulated task: the parts of {@code struct task_struct} and {@code struct sched_entity}
+ * the engine models, plus the state of the workload program driving it. Mutable, owned by the
+ * engine; policies see it through {@link TaskView}.
+ */
+final class Task implements TaskView {
+
+  final int id;
+  final String name;
+  final SchedPolicy policy;
+  final int nice;
+  final int weight;
+  final ImmutableCpuMask allowed;
+  final int nrAllowed;
+  final WorkClass workClass;
+  final TaskProgram program;
+
+  TaskState state = TaskState.NEW;
+  /** {@code task_cpu(p)}. */
+  int cpu;
+
+  /** {@code p->se.avg}. */
+  final PeltAverage avg = new PeltAverage();
+  /** Whether {@link #avg} is currently accounted in its CPU's cfs_rq sums. */
+  boolean attached;
+  /** {@code p->se.avg.util_est} (the EWMA, without the UNCHANGED flag). */
+  long utilEst;
+
+  /** {@code se->vruntime} in weighted ns. */
+  long vruntime;
+  /** {@code se->deadline}. */
+  long deadline;
+  /** {@code se->exec_start}: when the task last started running. */
+  long execStartNs;
+  /** {@code se->sum_exec_runtime}. */
+  long sumExecNs;
+
+  /** Work units completed over the task's life. */
+  double workDone;
+  /** Work units left in the current {@code run()} step. */
+  double remainingWork;
+  /** Whether the program must be asked for its next step when the task next runs. */
+  boolean needsStep = true;
+  /** A wake that arrived while the task was not blocked, consumed by its next block. */
+  boolean pendingWake;
+  /** Invalidates stale sleep timers. */
+  long sleepToken;
+
+  /** When the task last became runnable and waiting (for {@code run_delay}). */
+  long waitStartNs;
+  /** When the task was last woken, or -1 once its wakeup latency was recorded. */
+  long wakeStampNs = -1;
+
+  /** Distance of the last migration, see {@code PerfStateView.lastMigrationDistance}. */
+  int lastMigrationDistance;
+  /** CPU time since the last migration. */
+  long runSinceMigrationNs;
+
+  /** {@code p->recent_used_cpu}. */
+  int recentUsedCpu = -1;
+  /** {@code p->last_wakee}, a task id or -1. */
+  int lastWakee = -1;
+  /** {@code p->wakee_flips}. */
+  int wakeeFlips;
+  /** {@code p->wakee_flip_decay_ts}, jiffies. */
+  long wakeeFlipDecayTs;
+
+  Task(
+      int id,
+      String name,
+      SchedPolicy policy,
+      int nice,
+      ImmutableCpuMask allowed,
+      WorkClass workClass,
+      TaskProgram program) {
+    this.id = id;
+    this.name = name;
+    this.policy = policy;
+    this.nice = nice;
+    this.weight = LoadWeights.weightOf(policy, nice);
+    this.allowed = allowed;
+    this.nrAllowed = allowed.weight();
+    this.workClass = workClass;
+    this.program = program;
+  }
+
+  boolean isOnRq() {
+    return state == TaskState.QUEUED || state == TaskState.RUNNING;
+  }
+
+  @Override
+  public int id() {
+    return id;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public SchedPolicy policy() {
+    return policy;
+  }
+
+  @Override
+  public int nice() {
+    return nice;
+  }
+
+  @Override
+  public int weight() {
+    return weight;
+  }
+
+  @Override
+  public CpuMask allowedCpus() {
+    return allowed;
+  }
+
+  @Override
+  public int nrCpusAllowed() {
+    return nrAllowed;
+  }
+
+  @Override
+  public int cpu() {
+    return cpu;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return state == TaskState.RUNNING;
+  }
+
+  @Override
+  public boolean isQueued() {
+    return isOnRq();
+  }
+
+  @Override
+  public int utilAvg() {
+    return (int) avg.utilAvg;
+  }
+
+  @Override
+  public long loadAvg() {
+    return avg.loadAvg;
+  }
+
+  @Override
+  public WorkClass workClass() {
+    return workClass;
+  }
+
+  @Override
+  public String toString() {
+    return "task " + id + " (" + name + ", " + state + " on CPU " + cpu + ")";
+  }
+}

@@ -1,0 +1,125 @@
+package dev.schedlab.core.engine;
+
+import dev.schedlab.spi.TaskControl;
+import dev.schedlab.spi.TaskProgram;
+import dev.schedlab.spi.TaskSpec;
+
+/**
+ * The {@link TaskControl} a task program drives during one step. One instance serves the whole
+ * run (programs never nest: waking or spawning a task does not run its program).
+ */
+final class TaskProgramControl implements TaskControl {
+
+  /** How a step ended. */
+  enum Step {
+    RUN,
+    SLEEP,
+    BLOCK,
+    EXIT
+  }
+
+  private final Scheduler scheduler;
+  private Task task;
+  private Step step;
+  private double work;
+  private long sleepNs;
+
+  TaskProgramControl(Scheduler scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  /** Runs {@code task}'s program for one step and returns how it ended. */
+  Step ask(Task current) {
+    if (task != null) {
+      throw new IllegalStateException(
+          "task program of " + current + " started inside the step of " + task);
+    }
+    task = current;
+    step = null;
+    try {
+      current.program.next(this);
+    } finally {
+      task = null;
+    }
+    if (step == null) {
+      throw new IllegalStateException(
+          "the program of " + current + " ended a step without run, sleep, block or exit");
+    }
+    return step;
+  }
+
+  double work() {
+    return work;
+  }
+
+  long sleepNs() {
+    return sleepNs;
+  }
+
+  private void end(Step kind) {
+    if (task == null) {
+      throw new IllegalStateException("TaskControl used outside a step of its task");
+    }
+    if (step != null) {
+      throw new IllegalStateException(
+          "the program of " + task + " ended its step twice (" + step + ", then " + kind + ")");
+    }
+    step = kind;
+  }
+
+  @Override
+  public int taskId() {
+    return task.id;
+  }
+
+  @Override
+  public long nowNs() {
+    return scheduler.now();
+  }
+
+  @Override
+  public void run(double units) {
+    if (!(units > 0) || Double.isInfinite(units)) {
+      throw new IllegalArgumentException(
+          "run(" + units + ") by " + task + ": work must be positive and finite; a program with"
+              + " nothing to do sleeps or blocks");
+    }
+    end(Step.RUN);
+    this.work = units;
+  }
+
+  @Override
+  public void sleep(long ns) {
+    if (ns <= 0) {
+      throw new IllegalArgumentException("sleep(" + ns + ") by " + task + ": must be positive");
+    }
+    end(Step.SLEEP);
+    this.sleepNs = ns;
+  }
+
+  @Override
+  public void block() {
+    end(Step.BLOCK);
+  }
+
+  @Override
+  public void exit() {
+    end(Step.EXIT);
+  }
+
+  @Override
+  public void wake(int taskId) {
+    if (task == null || step != null) {
+      throw new IllegalStateException("wake() must come before the step's run/sleep/block/exit");
+    }
+    scheduler.wakeFromTask(task, taskId);
+  }
+
+  @Override
+  public int spawn(TaskSpec spec, TaskProgram program) {
+    if (task == null || step != null) {
+      throw new IllegalStateException("spawn() must come before the step's run/sleep/block/exit");
+    }
+    return scheduler.spawn(spec, program, task.cpu, task);
+  }
+}

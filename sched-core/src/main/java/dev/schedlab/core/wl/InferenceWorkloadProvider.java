@@ -1,0 +1,149 @@
+package dev.schedlab.core.wl;
+
+import com.google.auto.service.AutoService;
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.spi.ParameterSpec;
+import dev.schedlab.spi.Parameters;
+import dev.schedlab.spi.PluginDescriptor;
+import dev.schedlab.spi.PluginKind;
+import dev.schedlab.spi.TaskSpec;
+import dev.schedlab.spi.Workload;
+import dev.schedlab.spi.WorkloadContext;
+import dev.schedlab.spi.WorkloadHost;
+import dev.schedlab.spi.WorkloadProvider;
+import dev.schedlab.spi.WorkloadResult;
+import dev.schedlab.spi.view.SchedPolicy;
+import dev.schedlab.spi.view.WorkClass;
+import dev.schedlab.topology.Topology;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@value #ID}: token generation as llama-batched-bench drives it, the workload of the Altra
+ * measurements in the NOHZ and SCHED_IDLE threads. {@code threads} threads (default one per SMT
+ * core) split each decode step's work equally and meet at a spin-then-sleep barrier (ggml's
+ * threadpool barrier); each step yields one token per parallel sequence. Optional SCHED_IDLE
+ * background threads run forever behind them.
+ *
+ * <p>Metric {@code throughput} in tokens/s: completed steps × {@code sequences} / simulated
+ * seconds.
+ */
+@AutoService(WorkloadProvider.class)
+public final class InferenceWorkloadProvider implements WorkloadProvider {
+
+  /** The plugin id. */
+  public static final String ID = "wl.inference";
+
+  private static final double BACKGROUND_CHUNK = 1_000_000;
+
+  private static final PluginDescriptor DESCRIPTOR =
+      PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
+          .description(
+              "llama-batched-bench-like decode: threads split each token step's work equally"
+                  + " and meet at a barrier, optional SCHED_IDLE background; tokens/s")
+          .source(
+              "llama-batched-bench runs on Ampere Altra in the NOHZ and SCHED_IDLE threads"
+                  + " (seeds-digest §4, §5); step work is an assumption")
+          .parameter(ParameterSpec.ofInt(
+              "threads", "number of threads (-t); 0 = one per SMT core of the affinity list", 0,
+              0, 1_000_000))
+          .parameter(WorkloadCpus.affinityParameter("the threads"))
+          .parameter(ParameterSpec.ofDuration(
+              "step_work",
+              "work of one decode step summed over threads, as time alone on a full CPU;"
+                  + " assumption", "40ms", 1_000, 100_000_000_000L))
+          .parameter(ParameterSpec.ofInt(
+              "sequences", "parallel sequences (-npl): tokens produced per step", 8, 1, 65_536))
+          .parameter(ParameterSpec.ofDuration(
+              "spin", "work a thread spins at the barrier before sleeping; 0 sleeps at once",
+              "50us", 0, 1_000_000_000L))
+          .parameter(WorkloadCpus.policyParameter("the inference threads"))
+          .parameter(ParameterSpec.ofChoice(
+              "work_class", "what limits the threads: compute, or memory bandwidth (decode of a"
+                  + " large model)", "compute", "compute", "memory"))
+          .parameter(ParameterSpec.ofInt(
+              "background", "SCHED_IDLE threads that never sleep, allowed on every CPU", 0, 0,
+              1_000_000))
+          .build();
+
+  /** Called by {@link java.util.ServiceLoader}. */
+  public InferenceWorkloadProvider() {}
+
+  @Override
+  public PluginDescriptor descriptor() {
+    return DESCRIPTOR;
+  }
+
+  @Override
+  public Workload create(WorkloadContext context) {
+    Parameters p = context.parameters();
+    Topology topology = context.topology();
+    CpuMask affinity = WorkloadCpus.affinity(
+        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
+        topology.onlineMask());
+    int threads =
+        p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
+    return new Inference(
+        topology, affinity, threads, p.getLong("step_work") / (double) threads,
+        p.getInt("sequences"), p.getLong("spin"), WorkloadCpus.policy(p.getString("policy")),
+        p.getString("work_class").equals("memory") ? WorkClass.MEMORY : WorkClass.COMPUTE,
+        new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0));
+  }
+
+  private static final class Inference implements Workload, SpinThenBlockBarrier.Phases {
+    private final Topology topology;
+    private final CpuMask affinity;
+    private final int threads;
+    private final double workPerThread;
+    private final int sequences;
+    private final SchedPolicy policy;
+    private final WorkClass workClass;
+    private final BackgroundLoad background;
+    private final SpinThenBlockBarrier barrier;
+
+    Inference(
+        Topology topology, CpuMask affinity, int threads, double workPerThread, int sequences,
+        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background) {
+      this.topology = topology;
+      this.affinity = affinity;
+      this.threads = threads;
+      this.workPerThread = workPerThread;
+      this.sequences = sequences;
+      this.policy = policy;
+      this.workClass = workClass;
+      this.background = background;
+      this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
+    }
+
+    @Override
+    public void start(WorkloadHost host) {
+      int[] order = WorkloadCpus.spreadOrder(topology, affinity);
+      background.start(host, "idle-bg", SchedPolicy.IDLE, 0, null, order[0]);
+      for (int i = 0; i < threads; i++) {
+        host.spawn(
+            new TaskSpec("llama/" + i, policy, 0, affinity, workClass), barrier.thread(i),
+            order[i % order.length]);
+      }
+    }
+
+    @Override
+    public double work(int thread, long generation) {
+      return workPerThread;
+    }
+
+    @Override
+    public WorkloadResult result(long simulatedNs) {
+      double seconds = simulatedNs / 1e9;
+      long steps = barrier.generations();
+      Map<String, Double> extra = new LinkedHashMap<>();
+      extra.put("threads", (double) threads);
+      extra.put("steps", (double) steps);
+      extra.put("step_mean_ms", steps == 0 ? 0 : simulatedNs / 1e6 / steps);
+      extra.put("background_threads", (double) background.count());
+      extra.put("background_cpu_s", background.workDone() / 1e9);
+      barrier.putStatistics(extra, simulatedNs);
+      double tokens = seconds == 0 ? 0 : steps * (double) sequences / seconds;
+      return new WorkloadResult("throughput", tokens, "tokens/s", true, extra);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.schedlab.core.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.spi.TaskSpec;
+import dev.schedlab.spi.WakeupPolicy;
+import dev.schedlab.spi.view.SchedPolicy;
+import dev.schedlab.spi.view.WorkClass;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Wakeup placement follows kernel-facts §5: {@code select_idle_sibling()} prefers a fully idle
+ * SMT core while {@code has_idle_cores} is set and takes the first idle CPU otherwise; {@code
+ * choose_idle_cpu()} counts a SCHED_IDLE-only runqueue as idle for non-idle wakees only, unless a
+ * {@code WakeupPolicy} votes otherwise; forks spread over idle CPUs.
+ */
+final class WakeupPlacementTest {
+
+  private static final long MS = 1_000_000;
+
+  private static TaskSpec pinned(String name, int nrCpuIds, int cpu, SchedPolicy policy) {
+    return new TaskSpec(name, policy, 0, CpuMasks.of(nrCpuIds, cpu), WorkClass.COMPUTE);
+  }
+
+  private static TaskSpec free(String name, SchedPolicy policy) {
+    return new TaskSpec(name, policy, 0, null, WorkClass.COMPUTE);
+  }
+
+  /**
+   * 1n1l3c2t split: cores {0,3}, {1,4}, {2,5}. CPUs 1 and 5 are busy; a wakee whose target is
+   * CPU 1 scans from CPU 2, which is idle but on core {2,5} with a busy sibling.
+   */
+  private static Simulation busyOneAndFive(SchedPolicy wakeePolicy) {
+    Simulation sim =
+        EngineFixture.on("1n1l3c2t")
+            .tasks(host -> {
+              host.spawn(pinned("a", 6, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
+              host.spawn(pinned("b", 6, 5, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 5);
+              host.spawn(free("wakee", wakeePolicy), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    return sim;
+  }
+
+  @Test
+  void selectIdleSibling_idleCoresHinted_picksCpuOnFullyIdleCore() {
+    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    Task wakee = sim.task(2);
+    wakee.recentUsedCpu = -1;
+    sim.placement.setIdleCores(1, true);
+    assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(3);
+  }
+
+  @Test
+  void selectIdleSibling_noIdleCoresHint_picksFirstIdleCpuAfterTarget() {
+    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    Task wakee = sim.task(2);
+    wakee.recentUsedCpu = -1;
+    sim.placement.setIdleCores(1, false);
+    // Not hinted: select_idle_smt() on prev's core first ({1,4}: CPU 4 is idle).
+    assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(4);
+  }
+
+  @Test
+  void selectIdleSibling_idleTarget_returnsTarget() {
+    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    Task wakee = sim.task(2);
+    assertThat(sim.placement.selectIdleSibling(wakee, 1, 0)).isEqualTo(0);
+  }
+
+  @Test
+  void idleCoreScanWithoutIdleCore_clearsHasIdleCores() {
+    Simulation sim =
+        EngineFixture.on("1n1l2c2t")
+            .tasks(host -> {
+              host.spawn(pinned("a", 4, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              host.spawn(pinned("b", 4, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
+              host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    Task wakee = sim.task(2);
+    wakee.recentUsedCpu = -1;
+    sim.placement.setIdleCores(0, true);
+    int cpu = sim.placement.selectIdleSibling(wakee, 0, 0);
+    assertThat(cpu).isIn(2, 3);
+    assertThat(sim.placement.testIdleCores(0)).isFalse();
+  }
+
+  @Test
+  void chooseIdleCpu_schedIdleRunqueue_idleForNormalWakeeOnly() {
+    // SIS_UTIL off: with both CPUs at full utilisation it would stop the scan altogether.
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .tasks(host -> {
+              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+              host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    assertThat(sim.state.isSchedIdleRq(1)).isTrue();
+    assertThat(sim.placement.chooseIdleCpu(1, sim.task(2))).isTrue();
+    assertThat(sim.placement.chooseIdleCpu(1, sim.task(3))).isFalse();
+    Task normal = sim.task(2);
+    normal.recentUsedCpu = -1;
+    assertThat(sim.placement.selectIdleSibling(normal, 0, 0)).isEqualTo(1);
+    Task idle = sim.task(3);
+    idle.recentUsedCpu = -1;
+    assertThat(sim.placement.selectIdleSibling(idle, 0, 0)).isEqualTo(0);
+  }
+
+  @Test
+  void selectIdleCpu_sisUtilWithFullyBusyLlc_scansNothing() {
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .tasks(host -> {
+              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(300 * MS);
+    assertThat(sim.placement.nrIdleScan(0)).isZero();
+    Task normal = sim.task(2);
+    normal.recentUsedCpu = -1;
+    assertThat(sim.placement.selectIdleSibling(normal, 0, 0)).isEqualTo(0);
+  }
+
+  @Test
+  void chooseIdleCpu_policyVotesNo_schedIdleRunqueueNotIdleForAnyone() {
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.NO))
+            .tasks(host -> {
+              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    assertThat(sim.placement.chooseIdleCpu(1, sim.task(2))).isFalse();
+  }
+
+  @Test
+  void chooseIdleCpu_firstNonAbstainingPolicyDecides() {
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.ABSTAIN))
+            .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
+            .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.NO))
+            .tasks(host -> {
+              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+              host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    assertThat(sim.placement.chooseIdleCpu(1, sim.task(1))).isTrue();
+  }
+
+  @Test
+  void fork_asManyTasksAsCpus_oneTaskPerCpu() {
+    Simulation sim =
+        EngineFixture.on("2n1l4c2t")
+            .tasks(host -> {
+              for (int i = 0; i < 16; i++) {
+                host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              }
+            })
+            .build();
+    sim.advanceTo(MS / 2);
+    for (int cpu = 0; cpu < 16; cpu++) {
+      assertThat(sim.rq(cpu).nr).as("CPU %d", cpu).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void fork_halfAsManyTasksAsCpus_oneTaskPerCore() {
+    Simulation sim =
+        EngineFixture.on("2n1l4c2t")
+            .tasks(host -> {
+              for (int i = 0; i < 8; i++) {
+                host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+              }
+            })
+            .build();
+    sim.advanceTo(MS / 2);
+    for (int core = 0; core < 8; core++) {
+      int busy = sim.rq(core).nr + sim.rq(core + 8).nr;
+      assertThat(busy).as("core %d", core).isEqualTo(1);
+    }
+  }
+}

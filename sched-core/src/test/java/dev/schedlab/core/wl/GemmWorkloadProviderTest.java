@@ -1,0 +1,123 @@
+package dev.schedlab.core.wl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.schedlab.spi.WorkloadResult;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code wl.gemm}: one thread per SMT core of node 0 by default, pinned in spread order or
+ * confined to the affinity list; the barrier releases exactly when the last thread arrives,
+ * threads spin then sleep; the FLOP/s metric is completed chunks × chunk × clock × FLOP/cycle
+ * over simulated time.
+ */
+final class GemmWorkloadProviderTest {
+
+  private static final long MS = 1_000_000;
+  private final GemmWorkloadProvider provider = new GemmWorkloadProvider();
+
+  @Test
+  void start_defaults_oneConfinedThreadPerCoreOfFirstNode() {
+    IdealMachine machine = IdealMachine.shape("2n1l4c2t");
+    machine.start(provider, Map.of());
+
+    String node0 = machine.topology().nodeMask(0).toCpuList();
+    assertThat(machine.tasks()).hasSize(4);
+    assertThat(machine.tasks())
+        .allSatisfy(t -> assertThat(t.spec().allowedCpus().toCpuList()).isEqualTo(node0));
+  }
+
+  @Test
+  void start_pinned_bindsThreadsToCoresBeforeSiblings() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c2t");
+    machine.start(provider, Map.of("threads", "6", "placement", "pinned", "affinity", "0-7"));
+
+    assertThat(machine.tasks())
+        .extracting(t -> t.spec().allowedCpus().toCpuList())
+        .containsExactly("0", "1", "2", "3", "4", "5");
+    assertThat(machine.tasks()).extracting(IdealMachine.Task::parentCpu)
+        .containsExactly(0, 1, 2, 3, 4, 5);
+  }
+
+  @Test
+  void create_affinityWithoutOnlineCpu_isRejectedNamingTheParameter() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c2t");
+
+    assertThatThrownBy(() -> machine.start(provider, Map.of("affinity", "64")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("wl.gemm: affinity=64");
+  }
+
+  @Test
+  void barrier_slowThreadArrivesLast_releasesEveryoneAtItsArrival() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    machine.start(provider, Map.of("threads", "3", "chunk", "1ms", "spin", "0"));
+    machine.setSpeed(2, 0.5);
+    machine.runUntil(2 * MS);
+
+    // Threads 0 and 1 sleep at 1 ms; thread 2 arrives at 2 ms and wakes them.
+    assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(1 * MS);
+    assertThat(machine.steps(2, "wake")).extracting(IdealMachine.Step::amount)
+        .containsExactly(0.0, 1.0);
+    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(0L, 2 * MS);
+    assertThat(machine.steps(1, "run")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(0L, 2 * MS);
+    assertThat(machine.steps(2, "run")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(0L, 2 * MS);
+  }
+
+  @Test
+  void barrier_waitLongerThanSpin_spinsInSlicesThenSleeps() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    var workload = machine.start(provider, Map.of("threads", "2", "chunk", "1ms", "spin", "100us"));
+    machine.setSpeed(1, 0.5);
+    machine.runUntil(2 * MS);
+
+    // A hundred 1 µs spin slices from 1 ms, then sleep at 1.1 ms until the release at 2 ms.
+    assertThat(machine.steps(0, "run")).hasSize(102);
+    assertThat(machine.steps(0, "run").subList(1, 101))
+        .allSatisfy(s -> assertThat(s.amount()).isEqualTo(1_000.0));
+    assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(1_100_000L);
+    WorkloadResult result = workload.result(2 * MS);
+    assertThat(result.extra().get("barrier_sleep_fraction")).isEqualTo(0.5);
+    // Waits: thread 0 waited 1 ms, thread 1 (last) none.
+    assertThat(result.extra().get("barrier_wait_mean_us")).isEqualTo(500.0);
+  }
+
+  @Test
+  void barrier_waitShorterThanSpin_leavesAtTheEndOfTheSliceWithoutSleeping() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    var workload = machine.start(provider, Map.of("threads", "2", "chunk", "1ms", "spin", "2ms"));
+    machine.setSpeed(1, 0.41);
+    machine.runUntil(3 * MS);
+
+    // 1 µs slices from 1 ms; the release at 2.439024 ms is seen when the slice ends at 2.44 ms.
+    assertThat(machine.steps(0, "block")).isEmpty();
+    assertThat(machine.steps(0, "run").get(1441).timeNs()).isEqualTo(2_440_000L);
+    assertThat(machine.steps(0, "run").get(1441).amount()).isEqualTo(1e6);
+    WorkloadResult result = workload.result(3 * MS);
+    assertThat(result.extra().get("barrier_sleep_fraction")).isZero();
+    assertThat(result.extra().get("iterations")).isEqualTo(1.0);
+  }
+
+  @Test
+  void result_equalThreads_flopsAreChunksTimesChunkTimesClockTimesFlopPerCycle() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    WorkloadResult result = machine.run(
+        provider, Map.of("threads", "4", "chunk", "1ms", "affinity", "0-3"), 10_500_000);
+
+    // Chunks end at 1, 2, ..., 10 ms: 40 chunks of 1e6 cycles at 16 FLOP/cycle in 10.5 ms.
+    double expected = 40 * 1e6 * (2.0e9 / 1e9) * 16 / 0.0105;
+    assertThat(result.metric()).isEqualTo("throughput");
+    assertThat(result.unit()).isEqualTo("FLOP/s");
+    assertThat(result.higherIsBetter()).isTrue();
+    assertThat(result.value()).isCloseTo(expected, within(1e-6 * expected));
+    assertThat(result.extra()).containsEntry("iterations", 10.0).containsEntry("chunks", 40.0);
+  }
+}
