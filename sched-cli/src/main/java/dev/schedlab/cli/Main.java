@@ -1,64 +1,140 @@
 package dev.schedlab.cli;
 
-import dev.schedlab.spi.PluginKind;
-import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.spi.PluginRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * Entry point of {@code schedlab}. Until the simulation engine and the comparison commands land,
- * it reports what the build contains: each extension point with the plugins discovered on the
- * class path, so a user can see which parts are usable.
+ * Entry point of {@code schedlab}. Wires the picocli commands and turns every failure into the
+ * contract users and scripts rely on: bad input (a picocli usage error, an unknown id, a value
+ * outside its range, an unreadable topology file) prints exactly one line {@code schedlab:
+ * <problem and what is allowed>} on stderr and exits with 2; nothing else is printed and no
+ * stack trace is shown. An unexpected failure also prints one line, and exits with 1.
  */
 public final class Main {
+
+  /** Exit code for bad input. */
+  static final int EXIT_BAD_INPUT = 2;
+
+  /** Exit code for a failure that is not the user's input (a bug, an engine invariant). */
+  static final int EXIT_INTERNAL = 1;
 
   private Main() {}
 
   /** Runs the command line; exits 2 on bad input. */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+    int code = run(args, out, System.err);
+    out.flush();
+    System.exit(code);
   }
 
-  /** Runs the command line with the given streams; returns the exit code. */
+  /**
+   * Runs the command line with the given streams; returns the exit code. Progress is shown only
+   * when {@code err} is the process's stderr and that is a terminal.
+   */
   static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length > 0) {
-      err.println(
-          "schedlab: unknown command '" + args[0]
-              + "'; this build has no subcommands yet (run without arguments for its status)");
-      return 2;
-    }
-    PluginRegistry registry;
+    return run(args, new Cli(out, err, err == System.err && stderrIsTerminal()));
+  }
+
+  /** Whether file descriptor 2 is a terminal (Linux); elsewhere, whether there is a console. */
+  static boolean stderrIsTerminal() {
     try {
-      registry = PluginRegistry.load();
-    } catch (IllegalStateException e) {
-      err.println("schedlab: " + e.getMessage());
-      return 2;
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return System.console() != null;
     }
-    out.println("schedlab " + version() + " - status of this build");
-    out.println();
-    out.printf("%-20s %6s  %s%n", "extension point", "count", "plugins");
-    for (PluginKind kind : PluginKind.values()) {
-      List<PluginProvider> providers = registry.list(kind);
-      out.printf(
-          "%-20s %6d  %s%n",
-          kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
-          providers.size(),
-          providers.isEmpty() ? "(none yet)" : String.join(", ", ids(providers)));
-    }
-    out.println();
-    out.println(
-        "The default comparison (hw.vera, wl.gemm, mainline-7.1 vs mainline-7.3) needs the"
-            + " simulation engine (sched-core), which is not in this build yet.");
-    return 0;
   }
 
-  private static List<String> ids(List<PluginProvider> providers) {
-    return providers.stream().map(PluginProvider::id).collect(java.util.stream.Collectors.toList());
+  /**
+   * Runs the command line in {@code cli}'s environment; returns the exit code. No arguments run
+   * the default comparison.
+   */
+  static int run(String[] args, Cli cli) {
+    CommandLine commandLine = commandLine(cli);
+    int code = commandLine.execute(
+        args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+    cli.out().flush();
+    return code;
   }
 
-  private static String version() {
-    String v = Main.class.getPackage().getImplementationVersion();
-    return v == null ? "(development build)" : v;
+  /** The command tree, with output and error handling bound to {@code cli}. */
+  static CommandLine commandLine(Cli cli) {
+    CommandLine commandLine = new CommandLine(new SchedlabCommand(cli));
+    commandLine.addSubcommand("compare", new CompareCommand(cli));
+    commandLine.addSubcommand("run", new RunCommand(cli));
+    commandLine.addSubcommand("sweep", new SweepCommand(cli));
+    commandLine.addSubcommand("machines", new ListCommand.Machines(cli));
+    commandLine.addSubcommand("policies", new ListCommand.Policies(cli));
+    commandLine.addSubcommand("workloads", new ListCommand.Workloads(cli));
+    commandLine.addSubcommand("topology", new TopologyCommand(cli));
+    commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
+    // Setters apply to the subcommands added so far, so they come last.
+    commandLine.setOut(new PrintWriter(cli.out(), true));
+    commandLine.setErr(new PrintWriter(cli.err(), true));
+    commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+    // As in most tools, a repeated single-value option takes its last value.
+    commandLine.setOverwrittenOptionsAllowed(true);
+    commandLine.setParameterExceptionHandler((e, args) -> usageError(cli, e));
+    commandLine.setExecutionExceptionHandler((e, command, parsed) -> failure(cli, e));
+    return commandLine;
+  }
+
+  private static int usageError(Cli cli, ParameterException e) {
+    String message = e.getMessage();
+    if (e instanceof UnmatchedArgumentException unmatched
+        && unmatched.getCommandLine().getParent() == null
+        && !unmatched.getUnmatched().isEmpty()
+        && !unmatched.getUnmatched().get(0).startsWith("-")) {
+      List<String> commands = new ArrayList<>(unmatched.getCommandLine().getSubcommands().keySet());
+      message = PluginRegistry.unknownMessage("command", unmatched.getUnmatched().get(0), commands);
+    } else {
+      String command = e.getCommandLine().getCommandName();
+      if (e.getCommandLine().getParent() != null) {
+        message = command + ": " + message;
+      }
+    }
+    return error(cli, message, EXIT_BAD_INPUT);
+  }
+
+  private static int failure(Cli cli, Exception e) {
+    if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
+      return error(cli, e.getMessage(), EXIT_BAD_INPUT);
+    }
+    if (System.getenv("SCHEDLAB_DEBUG") != null) {
+      e.printStackTrace(cli.err());
+    }
+    return error(
+        cli,
+        "internal error: " + e.getClass().getSimpleName() + ": " + e.getMessage()
+            + " (set SCHEDLAB_DEBUG=1 to see where)",
+        EXIT_INTERNAL);
+  }
+
+  private static int error(Cli cli, String message, int code) {
+    String line = message == null ? "failed" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
+    cli.err().println("schedlab: " + line);
+    cli.err().flush();
+    return code;
+  }
+
+  /** The version printed by {@code --version}. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"schedlab " + (v == null ? "(development build)" : v)};
+    }
   }
 }

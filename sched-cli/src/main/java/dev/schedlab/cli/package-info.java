@@ -1,2 +1,5 @@
-/** The {@code schedlab} command line. */
+/**
+ * The {@code schedlab} command line: picocli commands, the variant and scenario syntax, and the
+ * reports (aligned tables, JSON, CSV, {@code /proc/schedstat} files, Chrome traces, HTML).
+ */
 package dev.schedlab.cli;

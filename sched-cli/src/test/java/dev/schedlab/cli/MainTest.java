@@ -2,40 +2,60 @@ package dev.schedlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The command reports the build's extension points, and refuses unknown commands with exit 2. */
+/**
+ * The entry point keeps the command-line contract: no arguments run the default comparison
+ * (hw.vera, wl.gemm, mainline-7.1 vs mainline-7.3) as a side-by-side table; usage errors and
+ * unknown commands print exactly one {@code schedlab:} line and exit with 2; help exits with 0.
+ */
 final class MainTest {
 
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  private int run(String... args) {
-    return Main.run(
-        args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+  @Test
+  void noArguments_runsDefaultComparison_tableWithBothMainlineVariants() {
+    Invocation run = Invocation.of().assertOk();
+    assertThat(run.out())
+        .startsWith("hw.vera (352 CPUs, SMT2")
+        .contains("wl.gemm")
+        .contains("mainline-7.1 = fair.ilb.first-idle")
+        .contains("mainline-7.3 = fair.ilb.idle-core")
+        .containsPattern("throughput \\(FLOP/s, higher is better\\) +\\S+ T +\\S+ T +[+-]\\d")
+        .contains("@ilb_duration_us[mainline-7.3]:");
   }
 
   @Test
-  void noArguments_listsEveryExtensionPoint() {
-    assertThat(run()).isZero();
-    String text = out.toString(StandardCharsets.UTF_8);
-    assertThat(text)
-        .contains("ilb-selector", "nohz-idle-tracking", "balance-pass", "wakeup-policy")
-        .contains("hardware-model", "workload", "profile");
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+  void defaultComparison_isAnOrdinaryCompareCommand() {
+    assertThat(SchedlabCommand.DEFAULT_COMPARISON)
+        .startsWith("compare", "--machine", "hw.vera", "--workload", "wl.gemm")
+        .contains("mainline-7.1=mainline-7.1", "mainline-7.3=mainline-7.3");
   }
 
   @Test
-  void unknownCommand_oneLineExitTwo() {
-    assertThat(run("frobnicate")).isEqualTo(2);
-    String message = err.toString(StandardCharsets.UTF_8);
-    assertThat(message).startsWith("schedlab: unknown command 'frobnicate'");
-    assertThat(message.lines()).hasSize(1);
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+  void unknownCommand_oneLineWithNearestCommand_exitTwo() {
+    Invocation.of("comapre").assertBadInput("unknown command 'comapre'", "did you mean 'compare'?");
+  }
+
+  @Test
+  void unknownOption_oneLineNamingIt_exitTwo() {
+    Invocation.of("machines", "--colour").assertBadInput("machines:", "--colour");
+  }
+
+  @Test
+  void missingRequiredOption_oneLine_exitTwo() {
+    Invocation.of("compare", "--workload", "wl.gemm", "--variant", "a=mainline-7.1")
+        .assertBadInput("--machine");
+  }
+
+  @Test
+  void help_printsUsageOnStdout_exitZero() {
+    Invocation run = Invocation.of("--help").assertOk();
+    assertThat(run.out()).contains("compare", "explain-ilb", "topology", "sweep",
+        SchedlabCommand.DEFAULT_SCENARIO, SchedlabCommand.DEFAULT_VARIANTS);
+  }
+
+  @Test
+  void subcommandHelp_listsItsOptions() {
+    assertThat(Invocation.of("compare", "--help").assertOk().out())
+        .contains("--variant", "--schedstat", "--trace", "--html", "--duration");
   }
 }

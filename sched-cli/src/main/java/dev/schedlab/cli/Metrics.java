@@ -1,0 +1,126 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.core.balance.LbField;
+import dev.schedlab.core.stats.CpuTime;
+import dev.schedlab.core.stats.SimulationResult;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The figures every report shows for one run, by their JSON key: the workload's own metric, the
+ * statistics the kernel threads argued with (SMT contention, ILB kicks, SCHED_SOFTIRQ, balancing
+ * attempts, migrations), the wasted-core oracle and the engine's speed.
+ */
+final class Metrics {
+
+  /**
+   * A metric as the comparison table shows it.
+   *
+   * @param key the JSON key
+   * @param label the row label
+   * @param higherIsBetter direction of improvement, null when neither (engine speed aside)
+   */
+  record Row(String key, String label, Boolean higherIsBetter) {}
+
+  /** The table rows after the workload's metric, in order. */
+  static final List<Row> ROWS = List.of(
+      new Row("smt_contention", "SMT contention (idle->task, sibling busy)", false),
+      new Row("smt_no_contention", "SMT no contention (sibling idle)", null),
+      new Row("ilb_kicks", "ILB kicks (IPIs sent)", null),
+      new Row("ilb_busy_sibling_choices", "ILB choices next to a busy sibling", false),
+      new Row("ilb_runs", "ILB passes run", null),
+      new Row("ilb_duration_mean_us", "ILB pass mean duration (us)", null),
+      new Row("softirq_per_s", "SCHED_SOFTIRQ per second", null),
+      new Row("lb_attempts_per_s", "load-balance attempts per second", null),
+      new Row("lb_gained", "tasks moved by balancing (lb_gained)", null),
+      new Row("migrations", "migrations by balancing", null),
+      new Row("wakeup_migrations", "wakeup migrations", null),
+      new Row("wakeup_latency_p99_us", "wakeup latency p99 (us)", false),
+      new Row("rq_lock_hold_mean_us", "rq-lock hold in balancing, mean (us)", false),
+      new Row("wasted_core_ms", "wasted core: CPU idle while a task waits (ms)", false),
+      new Row("busy_pct", "CPU busy (%)", null),
+      new Row("overhead_pct", "balancing overhead (% of CPU time)", false),
+      new Row("sim_seconds_per_wall_second", "engine: simulated s per wall s", null));
+
+  private Metrics() {}
+
+  /** Every metric of {@code r}, keyed as in the JSON report. */
+  static Map<String, Object> of(SimulationResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    double seconds = r.simulatedNs() / 1e9;
+    m.put("throughput", r.workload().value());
+    m.put("throughput_unit", r.workload().unit());
+    m.put("throughput_metric", r.workload().metric());
+    m.put("higher_is_better", r.workload().higherIsBetter());
+    m.put("smt_contention", r.smtContention());
+    m.put("smt_no_contention", r.smtNoContention());
+    m.put("ilb_kicks", r.ilb().ipis());
+    m.put("ilb_kick_calls", r.ilb().kickCalls());
+    m.put("ilb_no_idle_cpu", r.ilb().noIlb());
+    m.put("ilb_busy_sibling_choices", r.ilb().choicesWithBusySibling());
+    m.put("ilb_cpus_examined", r.ilb().cpusExamined());
+    m.put("ilb_runs", r.ilb().runs());
+    m.put("ilb_duration_mean_us", r.ilbDuration().meanNs() / 1e3);
+    m.put("softirq", r.softirqs());
+    m.put("softirq_per_s", r.softirqs() / seconds);
+    long attempts = r.lbStats().lbTotal(LbField.COUNT);
+    m.put("lb_attempts", attempts);
+    m.put("lb_attempts_per_s", attempts / seconds);
+    m.put("lb_balanced", r.lbStats().lbTotal(LbField.BALANCED));
+    m.put("lb_failed", r.lbStats().lbTotal(LbField.FAILED));
+    m.put("lb_gained", r.lbStats().lbTotal(LbField.GAINED));
+    long migrations = 0;
+    for (long n : r.migrationsPerLevel()) {
+      migrations += n;
+    }
+    m.put("migrations", migrations);
+    Map<String, Object> perLevel = new LinkedHashMap<>();
+    long[] levels = r.migrationsPerLevel();
+    for (int level = 0; level < levels.length; level++) {
+      perLevel.put(levelName(r, level), levels[level]);
+    }
+    m.put("migrations_per_level", perLevel);
+    m.put("wakeup_migrations", r.wakeupMigrations());
+    m.put("wakeup_latency_p50_us", r.wakeupLatency().p50Ns() / 1e3);
+    m.put("wakeup_latency_p99_us", r.wakeupLatency().p99Ns() / 1e3);
+    m.put("rq_lock_hold_mean_us", r.rqLockHold().meanNs() / 1e3);
+    m.put("wasted_core_ms", r.wastedCoreNs() / 1e6);
+    long busy = 0;
+    long overhead = 0;
+    for (CpuTime t : r.cpuTimes()) {
+      busy += t.busyNs();
+      overhead += t.overheadNs();
+    }
+    double cpuNs = (double) r.nrCpus() * r.simulatedNs();
+    m.put("busy_pct", cpuNs == 0 ? 0 : 100.0 * busy / cpuNs);
+    m.put("overhead_pct", cpuNs == 0 ? 0 : 100.0 * overhead / cpuNs);
+    m.put("tasks", r.tasksCreated());
+    for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
+      m.put("workload_" + e.getKey(), e.getValue());
+    }
+    for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
+      m.put("plugin_" + e.getKey(), e.getValue());
+    }
+    m.put("events", r.performance().eventsProcessed());
+    m.put("events_per_s", r.performance().eventsPerSecond());
+    m.put("sim_seconds_per_wall_second", r.simulatedPerWallSecond());
+    return m;
+  }
+
+  /** The name of domain level {@code level}, as the run's deepest CPU names it. */
+  static String levelName(SimulationResult r, int level) {
+    return level < r.levelNames().size() ? r.levelNames().get(level) : "level" + level;
+  }
+
+  /** A metric's numeric value, or NaN when it is not a number. */
+  static double number(Map<String, Object> metrics, String key) {
+    Object v = metrics.get(key);
+    return v instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  /** Keys whose value is deterministic per configuration and seed (engine speed excluded). */
+  static boolean deterministic(String key) {
+    return !key.equals("events_per_s") && !key.equals("sim_seconds_per_wall_second");
+  }
+}

@@ -1,0 +1,87 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.core.SimulationConfig;
+import dev.schedlab.core.engine.PolicyBinding;
+import dev.schedlab.hw.Machine;
+import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.PluginRegistry;
+import dev.schedlab.spi.WorkloadProvider;
+import dev.schedlab.topology.Topology;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What to simulate, resolved and checked before anything runs: the machine (with isolation
+ * applied), the workload and its default parameter overrides, the duration, seed and HZ. Turns a
+ * {@link Variant} into a {@link SimulationConfig}.
+ *
+ * @param machineId the machine's plugin id
+ * @param hardware the machine
+ * @param workload the workload's provider
+ * @param workloadOverrides {@code -W} values (a sweep adds its grid point on top)
+ * @param durationNs simulated time
+ * @param seed the master seed
+ * @param hz tick rate
+ */
+record Scenario(
+    String machineId,
+    HardwareModel hardware,
+    WorkloadProvider workload,
+    Map<String, String> workloadOverrides,
+    long durationNs,
+    long seed,
+    int hz) {
+
+  Scenario {
+    workloadOverrides = Map.copyOf(workloadOverrides);
+  }
+
+  /**
+   * Resolves the options against the registry.
+   *
+   * @param workloadOverrides the {@code -W} values to apply (a sweep passes its first grid point
+   *     so that every value is checked)
+   * @throws IllegalArgumentException naming the first problem
+   */
+  static Scenario resolve(
+      PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides) {
+    long durationNs = options.durationNs();
+    int hz = options.checkedHz();
+    HardwareModel model = PluginArguments.machine(registry, options.machine,
+        PluginArguments.keyValues("-M", options.machineParameters));
+    Topology topology =
+        TopologySource.withIsolation(model.topology(), options.nohzFull, options.isolcpus);
+    if (topology != model.topology()) {
+      // Housekeeping changes no CPU, cache or node, so the performance model stays valid.
+      model = new Machine(topology, model.performanceModel(), model.facts());
+    }
+    WorkloadProvider workload =
+        PluginArguments.require(registry, options.workload, WorkloadProvider.class);
+    Scenario scenario = new Scenario(options.machine, model, workload, workloadOverrides,
+        durationNs, options.seed, hz);
+    workload.descriptor().resolve(workloadOverrides);
+    return scenario;
+  }
+
+  /** The configuration of one run of {@code variant}. */
+  SimulationConfig config(
+      PluginRegistry registry, Variant variant, long runSeed, Map<String, String> gridPoint) {
+    Map<String, String> overrides = new LinkedHashMap<>(workloadOverrides);
+    overrides.putAll(gridPoint);
+    return SimulationConfig.builder(hardware,
+            new PolicyBinding<>(workload, workload.descriptor().resolve(overrides)))
+        .policies(registry, variant.plugins())
+        .seed(runSeed)
+        .durationNs(durationNs)
+        .hz(hz)
+        .build();
+  }
+
+  /** A label for report headers. */
+  String describe() {
+    Topology t = hardware.topology();
+    return machineId + " (" + t.cpuCount() + " CPUs" + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
+        + (t.housekeeping().toBootArgs().isEmpty() ? "" : ", " + t.housekeeping().toBootArgs())
+        + "), " + workload.id();
+  }
+}

@@ -1,0 +1,248 @@
+package dev.schedlab.cli;
+
+import dev.schedlab.spi.ParameterSpec;
+import dev.schedlab.spi.ParameterType;
+import dev.schedlab.spi.PluginRegistry;
+import dev.schedlab.spi.WorkloadProvider;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code schedlab sweep}: a grid of runs (variants × workload parameter values × seeds) in
+ * parallel on all cores, summarised as CSV with the mean and spread of each metric per variant and
+ * grid point, and the change of the mean from the first variant.
+ *
+ * <p>{@code -W key=v1,v2,...} sweeps a workload parameter over its values; for cpulist parameters,
+ * whose values contain commas, the alternatives are separated by {@code ;} instead.
+ */
+@Command(
+    name = "sweep",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Run variants over seeds and workload parameter grids in parallel; CSV with"
+        + " mean and spread per variant.")
+final class SweepCommand implements Callable<Integer> {
+
+  /** The most runs one sweep may ask for. */
+  static final int MAX_RUNS = 100_000;
+
+  /** The metrics summarised. */
+  static final List<String> METRICS = List.of(
+      "throughput", "smt_contention", "smt_no_contention", "ilb_kicks",
+      "ilb_busy_sibling_choices", "softirq_per_s", "lb_attempts_per_s", "migrations",
+      "wakeup_migrations", "wakeup_latency_p99_us", "wasted_core_ms", "busy_pct",
+      "sim_seconds_per_wall_second");
+
+  private final Cli cli;
+
+  @Mixin ScenarioOptions scenario;
+
+  @Option(names = "--variant", required = true,
+      paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
+      description = "a variant; repeatable")
+  List<String> variants = new ArrayList<>();
+
+  @Option(names = "--seeds", paramLabel = "A..B|A,B,...", defaultValue = "1..8",
+      description = "seeds to run each point with (default ${DEFAULT-VALUE})")
+  String seeds;
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "simulations at once (default: every core)")
+  Integer threads;
+
+  SweepCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public Integer call() {
+    PluginRegistry registry = cli.registry();
+    List<Long> seedList = parseSeeds(seeds);
+    int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    if (parallel < 1) {
+      throw new BadInputException("--threads " + parallel + ": must be at least 1");
+    }
+    List<Variant> parsed = Variant.parseAll(variants, registry);
+    WorkloadProvider workload =
+        PluginArguments.require(registry, scenario.workload, WorkloadProvider.class);
+    Map<String, List<String>> grid = grid(workload,
+        PluginArguments.keyValues("-W", scenario.workloadParameters));
+    List<Map<String, String>> points = points(grid);
+    long runs = (long) points.size() * parsed.size() * seedList.size();
+    if (runs > MAX_RUNS) {
+      throw new BadInputException("the sweep asks for " + runs + " runs; at most " + MAX_RUNS
+          + " allowed (fewer seeds or grid values)");
+    }
+    // Resolving with the first grid point checks the machine and every fixed value; each point's
+    // own values are checked when its configurations are built, before anything runs.
+    Scenario resolved = Scenario.resolve(registry, scenario, points.get(0));
+    List<Runner.Spec> specs = new ArrayList<>();
+    for (Map<String, String> point : points) {
+      for (Variant v : parsed) {
+        for (long seed : seedList) {
+          specs.add(new Runner.Spec(v, seed, point));
+        }
+      }
+    }
+    boolean progress = cli.interactive() && !scenario.quiet;
+    List<Runner.Outcome> outcomes = Runner.run(cli, registry, resolved, specs, parallel,
+        Runner.Record.NONE, progress);
+    cli.out().print(csv(resolved, grid, points, parsed, seedList.size(), outcomes));
+    return 0;
+  }
+
+  /** Summary rows: one per grid point, variant and metric. */
+  static String csv(
+      Scenario scenario, Map<String, List<String>> grid, List<Map<String, String>> points,
+      List<Variant> variants, int seedCount, List<Runner.Outcome> outcomes) {
+    List<String> varying = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : grid.entrySet()) {
+      if (e.getValue().size() > 1) {
+        varying.add(e.getKey());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    List<String> header = new ArrayList<>(List.of("machine", "workload", "variant"));
+    header.addAll(varying);
+    header.addAll(List.of("metric", "unit", "runs", "mean", "stddev", "min", "max",
+        "change_pct"));
+    out.append(Csv.line(header));
+    int index = 0;
+    for (Map<String, String> point : points) {
+      Map<String, Summary> first = null;
+      for (Variant v : variants) {
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (int s = 0; s < seedCount; s++) {
+          runs.add(Metrics.of(outcomes.get(index++).result()));
+        }
+        Map<String, Summary> summaries = new LinkedHashMap<>();
+        for (String metric : METRICS) {
+          summaries.put(metric, Summary.of(runs, metric));
+        }
+        for (String metric : METRICS) {
+          Summary s = summaries.get(metric);
+          List<String> cells = new ArrayList<>(List.of(scenario.machineId(),
+              scenario.workload().id(), v.name()));
+          for (String key : varying) {
+            cells.add(point.get(key));
+          }
+          boolean main = metric.equals("throughput");
+          String unit = main ? String.valueOf(runs.get(0).get("throughput_unit")) : "";
+          double change = first == null ? Double.NaN
+              : first.get(metric).mean() == 0 ? Double.NaN
+              : (s.mean() - first.get(metric).mean()) / Math.abs(first.get(metric).mean()) * 100;
+          // The workload's own metric goes by its own name (FLOP/s throughput, p99 latency...).
+          String name = main ? String.valueOf(runs.get(0).get("throughput_metric")) : metric;
+          cells.addAll(List.of(name, unit, Integer.toString(seedCount), Csv.value(s.mean()),
+              Csv.value(s.stddev()), Csv.value(s.min()), Csv.value(s.max()),
+              first == null ? "" : Csv.value(change)));
+          out.append(Csv.line(cells));
+        }
+        if (first == null) {
+          first = summaries;
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Mean, sample standard deviation, minimum and maximum of one metric over runs.
+   *
+   * @param mean arithmetic mean
+   * @param stddev sample standard deviation (0 for one run)
+   * @param min smallest value
+   * @param max largest value
+   */
+  record Summary(double mean, double stddev, double min, double max) {
+    static Summary of(List<Map<String, Object>> runs, String metric) {
+      double sum = 0;
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      for (Map<String, Object> run : runs) {
+        double v = Metrics.number(run, metric);
+        sum += v;
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
+      double mean = sum / runs.size();
+      double squares = 0;
+      for (Map<String, Object> run : runs) {
+        double d = Metrics.number(run, metric) - mean;
+        squares += d * d;
+      }
+      double stddev = runs.size() < 2 ? 0 : Math.sqrt(squares / (runs.size() - 1));
+      return new Summary(mean, stddev, min, max);
+    }
+  }
+
+  /** Parses {@code 1..8}, {@code 3} or {@code 1,5,9}. */
+  static List<Long> parseSeeds(String text) {
+    List<Long> list = new ArrayList<>();
+    try {
+      for (String part : text.split(",")) {
+        String p = part.trim();
+        int dots = p.indexOf("..");
+        if (dots >= 0) {
+          long from = Long.parseLong(p.substring(0, dots).trim());
+          long to = Long.parseLong(p.substring(dots + 2).trim());
+          if (to < from || to - from >= MAX_RUNS) {
+            throw new BadInputException("--seeds " + text + ": range " + p + " must go upwards"
+                + " and hold at most " + MAX_RUNS + " seeds");
+          }
+          for (long s = from; s <= to; s++) {
+            list.add(s);
+          }
+        } else {
+          list.add(Long.parseLong(p));
+        }
+      }
+    } catch (NumberFormatException e) {
+      throw new BadInputException("--seeds " + text + ": expected A..B or a comma-separated list"
+          + " of integers, e.g. 1..8 or 1,2,5", e);
+    }
+    return list;
+  }
+
+  /**
+   * The values of each {@code -W} parameter: split on commas, or on semicolons for cpulist
+   * parameters. Unknown names are left to the workload's own check.
+   */
+  static Map<String, List<String>> grid(WorkloadProvider workload, Map<String, String> values) {
+    Map<String, List<String>> grid = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      boolean cpulist = workload.descriptor().parameter(e.getKey())
+          .map(ParameterSpec::type).orElse(ParameterType.STRING) == ParameterType.CPULIST;
+      List<String> alternatives = new ArrayList<>();
+      for (String v : e.getValue().split(cpulist ? ";" : ",", -1)) {
+        alternatives.add(v.trim());
+      }
+      grid.put(e.getKey(), alternatives);
+    }
+    return grid;
+  }
+
+  /** Every combination of the grid's values, first key varying slowest. */
+  static List<Map<String, String>> points(Map<String, List<String>> grid) {
+    List<Map<String, String>> points = new ArrayList<>();
+    points.add(new LinkedHashMap<>());
+    for (Map.Entry<String, List<String>> e : grid.entrySet()) {
+      List<Map<String, String>> next = new ArrayList<>();
+      for (Map<String, String> point : points) {
+        for (String value : e.getValue()) {
+          Map<String, String> extended = new LinkedHashMap<>(point);
+          extended.put(e.getKey(), value);
+          next.add(extended);
+        }
+      }
+      points = next;
+    }
+    return points;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.schedlab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code sweep} runs every variant × grid point × seed and prints one CSV row per variant, grid
+ * point and metric with the mean and spread over the seeds and the change from the first variant.
+ */
+final class SweepCommandTest {
+
+  private static final List<String> SWEEP = List.of(
+      "sweep", "--machine", "hw.shape", "-M", "shape=1n1l4c2t", "--workload", "wl.schbench",
+      "--duration", "5ms", "--variant", "old=mainline-7.1", "--variant", "new=mainline-7.3",
+      "--seeds", "1..3", "--threads", "2");
+
+  @Test
+  void seeds_oneSummaryRowPerVariantAndMetric() {
+    List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
+    assertThat(rows.get(0)).containsExactly("machine", "workload", "variant", "metric", "unit",
+        "runs", "mean", "stddev", "min", "max", "change_pct");
+    assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
+    for (List<String> row : rows.subList(1, rows.size())) {
+      assertThat(row.get(5)).isEqualTo("3");
+      double mean = Double.parseDouble(row.get(6));
+      double min = Double.parseDouble(row.get(8));
+      double max = Double.parseDouble(row.get(9));
+      assertThat(mean).isBetween(min - 1e-9 * Math.abs(min), max + 1e-9 * Math.abs(max));
+      assertThat(Double.parseDouble(row.get(7))).isGreaterThanOrEqualTo(0);
+    }
+    assertThat(rows.get(1).get(2)).isEqualTo("old");
+    assertThat(rows.get(1).get(10)).isEmpty();
+    assertThat(rows.get(1 + SweepCommand.METRICS.size()).get(2)).isEqualTo("new");
+  }
+
+  @Test
+  void workloadGrid_addsAColumnAndMultipliesTheRows() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-W", "workers=2,4", "--seeds", "1"));
+    List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
+    assertThat(rows.get(0)).containsSubsequence("variant", "workers", "metric");
+    assertThat(rows).hasSize(1 + 2 * 2 * SweepCommand.METRICS.size());
+    assertThat(rows.subList(1, rows.size())).extracting(r -> r.get(3)).containsOnly("2", "4");
+  }
+
+  @Test
+  void grid_cpuListAlternativesSplitOnSemicolons() {
+    var grid = SweepCommand.grid(
+        PluginArguments.require(dev.schedlab.spi.PluginRegistry.load(), "wl.schbench",
+            dev.schedlab.spi.WorkloadProvider.class),
+        Map.of("affinity", "0-3,8;0-7"));
+    assertThat(grid.get("affinity")).containsExactly("0-3,8", "0-7");
+  }
+
+  @Test
+  void seedsList_parsesRangesAndLists() {
+    assertThat(SweepCommand.parseSeeds("1..3,7")).containsExactly(1L, 2L, 3L, 7L);
+  }
+
+  @Test
+  void badSeeds_oneLine_exitTwo() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--seeds", "one..two"));
+    Invocation.of(args).assertBadInput("--seeds", "1..8");
+  }
+
+  @Test
+  void badGridValue_refusedBeforeRunning() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-W", "workers=2,0"));
+    Invocation.of(args).assertBadInput("workers=0");
+  }
+
+  private static List<List<String>> csv(String text) {
+    List<List<String>> rows = new ArrayList<>();
+    for (String line : text.lines().toList()) {
+      rows.add(List.of(line.split(",", -1)));
+    }
+    return rows;
+  }
+}
