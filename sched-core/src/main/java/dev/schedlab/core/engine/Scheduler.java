@@ -1164,10 +1164,19 @@ final class Scheduler {
     return true;
   }
 
+  /**
+   * Runs {@code active_load_balance_cpu_stop} on {@code busiestCpu}. The stopper is the highest
+   * priority task, so the fair task that was running is put back on its queue first; that is what
+   * lets active balancing move a lone CPU hog or a misfit task, which no periodic pass can.
+   */
   void onActiveBalance(int busiestCpu, int targetCpu) {
     CpuRunqueue rq = rqs[busiestCpu];
     rq.activeBalancePending = false;
     contextCpu = busiestCpu;
+    if (rq.curr != null && rq.phase == CpuPhase.NONE) {
+      putPrev(rq);
+      rq.needResched = true;
+    }
     cost.reset();
     sim.balancer.activeLoadBalanceCpuStop(busiestCpu, targetCpu, cost);
     chargeBalancing(rq, sim.setup.costModel().toNs(cost));
