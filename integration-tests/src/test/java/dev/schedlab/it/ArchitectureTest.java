@@ -29,7 +29,6 @@ final class ArchitectureTest {
     classes =
         new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
             .importPackages("dev.schedlab");
   }
 
