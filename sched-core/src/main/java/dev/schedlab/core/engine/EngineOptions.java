@@ -23,6 +23,12 @@ package dev.schedlab.core.engine;
  *     property {@code schedlab.invariants} is {@code true}
  * @param invariantSweepJiffies how often, in jiffies, the full consistency sweep runs when the
  *     checker is on (local checks run at every change)
+ * @param idleHistoryNs span before the start of the run within which each CPU last went idle, at
+ *     a uniformly random instant drawn from the tie-break stream; default 10 ms, an assumption
+ *     standing in for the boot and system activity that gives a real machine's CPUs distinct
+ *     idle timestamps. It matters because {@code sched_balance_find_dst_group_cpu()} prefers the
+ *     most recently idled CPU, so with equal timestamps every fork would land on the lower SMT
+ *     sibling. 0 gives every CPU the same timestamp (the lowest-numbered CPU wins ties)
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -32,7 +38,8 @@ public record EngineOptions(
     boolean sisUtil,
     boolean wakeupPreemption,
     boolean checkInvariants,
-    int invariantSweepJiffies) {
+    int invariantSweepJiffies,
+    long idleHistoryNs) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -43,6 +50,7 @@ public record EngineOptions(
     requireNonNegative("ilbPerCpuVisitedNs", ilbPerCpuVisitedNs);
     requireNonNegative("blockedLoadUpdateNs", blockedLoadUpdateNs);
     requireNonNegative("ilbSelectPerCpuNs", ilbSelectPerCpuNs);
+    requireNonNegative("idleHistoryNs", idleHistoryNs);
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
           "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
@@ -52,32 +60,41 @@ public record EngineOptions(
 
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
-   * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies.
+   * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
+   * idle history.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
-        2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10);
+        2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
+        10_000_000);
   }
 
   /** A copy with the invariant checker on or off. */
   public EngineOptions withCheckInvariants(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, value, invariantSweepJiffies);
+        wakeupPreemption, value, invariantSweepJiffies, idleHistoryNs);
   }
 
   /** A copy with another IPI latency. */
   public EngineOptions withIpiLatencyNs(long value) {
     return new EngineOptions(
         value, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs);
   }
 
   /** A copy with SIS_UTIL on or off. */
   public EngineOptions withSisUtil(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, value,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs);
+  }
+
+  /** A copy with another idle-history span (0: all CPUs idle since the same instant). */
+  public EngineOptions withIdleHistoryNs(long value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, value);
   }
 
   private static void requireNonNegative(String name, long value) {

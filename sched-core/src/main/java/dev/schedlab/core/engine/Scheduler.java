@@ -180,8 +180,12 @@ final class Scheduler {
    * stop its tick (and register for NOHZ) as an idle entry would; schedules the first tick.
    */
   void start() {
+    long history = sim.options.idleHistoryNs();
     for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
       CpuRunqueue rq = rqs[cpu];
+      if (history > 0) {
+        rq.idleSince = -1 - sim.random.tieBreak().nextLong(history);
+      }
       rq.inIdleLoop = true;
       rq.avgIdle = 2 * sim.setup.balancer().migrationCostNs();
       rq.avgIdle = Math.max(rq.avgIdle, 0);

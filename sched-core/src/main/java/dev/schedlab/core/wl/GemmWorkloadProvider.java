@@ -55,7 +55,9 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofChoice(
               "placement",
               "pinned: thread i bound to one CPU, cores first (OMP_PROC_BIND=spread);"
-                  + " confined: every thread allowed on the whole affinity list",
+                  + " confined: every thread allowed on the whole affinity list, all forked from"
+                  + " its first CPU (as an OpenMP master forks its team) and placed by fork"
+                  + " balancing",
               "confined", "pinned", "confined"))
           .parameter(ParameterSpec.ofDuration(
               "chunk", "work per thread between barriers, as time alone on a full CPU", "2ms",
@@ -117,7 +119,7 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
         CpuMask allowed = pinned ? WorkloadCpus.only(topology, cpu) : affinity;
         host.spawn(
             new TaskSpec("gemm/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.COMPUTE),
-            barrier.thread(i), cpu);
+            barrier.thread(i), pinned ? cpu : order[0]);
       }
     }
 

@@ -122,7 +122,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       for (int i = 0; i < threads; i++) {
         host.spawn(
             new TaskSpec("llama/" + i, policy, 0, affinity, workClass), barrier.thread(i),
-            order[i % order.length]);
+            order[0]);
       }
     }
 

@@ -56,7 +56,8 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofChoice(
               "placement",
               "pinned: thread i bound to one CPU, cores first; confined: every thread allowed on"
-                  + " the whole affinity list",
+                  + " the whole affinity list, all forked from its first CPU and placed by fork"
+                  + " balancing",
               "confined", "pinned", "confined"))
           .parameter(ParameterSpec.ofLong(
               "array_elements", "elements per array (STREAM_ARRAY_SIZE; STREAM's default)",
@@ -131,7 +132,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
         CpuMask allowed = pinned ? WorkloadCpus.only(topology, cpu) : affinity;
         host.spawn(
             new TaskSpec("stream/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.MEMORY),
-            barrier.thread(i), cpu);
+            barrier.thread(i), pinned ? cpu : order[0]);
       }
     }
 
