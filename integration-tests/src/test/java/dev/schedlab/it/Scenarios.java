@@ -1,0 +1,69 @@
+package dev.schedlab.it;
+
+import dev.schedlab.core.SimulationConfig;
+import dev.schedlab.core.Simulations;
+import dev.schedlab.core.engine.PolicyBinding;
+import dev.schedlab.core.engine.SimulationListener;
+import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.hw.Machine;
+import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.HardwareModelProvider;
+import dev.schedlab.spi.PluginRef;
+import dev.schedlab.spi.PluginRegistry;
+import dev.schedlab.spi.ProfileProvider;
+import dev.schedlab.spi.WorkloadProvider;
+import dev.schedlab.topology.Housekeeping;
+import dev.schedlab.topology.Topology;
+import java.util.List;
+import java.util.Map;
+
+/** Builds end-to-end runs from registry ids, as the command line does. */
+final class Scenarios {
+
+  static final PluginRegistry REGISTRY = PluginRegistry.load();
+
+  private Scenarios() {}
+
+  /** The machine {@code id} with overrides, and optional kernel boot isolation arguments. */
+  static HardwareModel machine(String id, Map<String, String> params, String bootArgs) {
+    HardwareModelProvider provider = REGISTRY.require(id, HardwareModelProvider.class);
+    HardwareModel model = provider.create(provider.descriptor().resolve(params));
+    if (bootArgs.isEmpty()) {
+      return model;
+    }
+    Topology topology = model.topology();
+    Topology isolated =
+        topology.withHousekeeping(Housekeeping.parse(bootArgs, topology.nrCpuIds()));
+    return new Machine(isolated, model.performanceModel(), model.facts());
+  }
+
+  /** The plugins of profile {@code name} plus extra plugin refs. */
+  static List<PluginRef> profile(String name, PluginRef... extra) {
+    ProfileProvider profile =
+        REGISTRY.profile(name).orElseThrow(() -> new AssertionError("no profile " + name));
+    var refs = new java.util.ArrayList<>(profile.profile().plugins());
+    refs.addAll(List.of(extra));
+    return refs;
+  }
+
+  /** Runs {@code workload} on {@code hardware} under {@code plugins}. */
+  static SimulationResult run(
+      HardwareModel hardware,
+      String workload,
+      Map<String, String> workloadParams,
+      List<PluginRef> plugins,
+      long durationNs,
+      long seed,
+      SimulationListener listener) {
+    WorkloadProvider provider = REGISTRY.require(workload, WorkloadProvider.class);
+    SimulationConfig config =
+        SimulationConfig.builder(
+                hardware,
+                new PolicyBinding<>(provider, provider.descriptor().resolve(workloadParams)))
+            .policies(REGISTRY, plugins)
+            .durationNs(durationNs)
+            .seed(seed)
+            .build();
+    return Simulations.run(config, listener);
+  }
+}
