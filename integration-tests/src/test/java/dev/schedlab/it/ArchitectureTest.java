@@ -2,19 +2,21 @@ package dev.schedlab.it;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.schedlab.testkit.SchedlabArchitectureRules;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The module layering of DESIGN.md holds in the compiled main code: topology-api depends on no
- * other module of ours, policies and hardware models see only topology-api, and packages have
- * no cycles.
+ * other module of ours; policies-fair, policies-ext and hw-models pass the same reusable plugin
+ * rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
+ * providers public final with @AutoService, no JDK randomness or clock, no mutable static state,
+ * no cycles); policy families are independent; packages have no cycles.
  */
 final class ArchitectureTest {
 
@@ -50,27 +52,20 @@ final class ArchitectureTest {
   }
 
   @Test
-  void policiesAndHardwareModels_seeOnlyTopologyApi() {
-    ArchRule rule =
-        classes()
-            .that()
-            .resideInAnyPackage("dev.schedlab.policies..", "dev.schedlab.hw..")
-            .should()
-            .onlyDependOnClassesThat()
-            .resideInAnyPackage(
-                "dev.schedlab.policies..",
-                "dev.schedlab.hw..",
-                TOPOLOGY_API_CPUMASK,
-                TOPOLOGY_API_TOPOLOGY,
-                TOPOLOGY_API_SPI,
-                "java..",
-                "javax.xml..",
-                "org.xml.sax..",
-                "org.w3c.dom..",
-                "org.eclipse.collections.api..",
-                "com.google.auto.service..")
-            .allowEmptyShould(true);
-    rule.check(classes);
+  void policiesFair_followsThePluginRules() {
+    SchedlabArchitectureRules.pluginRules("dev.schedlab.policies.fair").check(classes);
+  }
+
+  @Test
+  void policiesExt_followsThePluginRules() {
+    SchedlabArchitectureRules.pluginRules("dev.schedlab.policies.ext").check(classes);
+  }
+
+  @Test
+  void hardwareModels_followThePluginRules_withTheJdkXmlApiForImporters() {
+    SchedlabArchitectureRules.pluginRules(
+            "dev.schedlab.hw", "javax.xml..", "org.xml.sax..", "org.w3c.dom..")
+        .check(classes);
   }
 
   @Test
@@ -97,23 +92,13 @@ final class ArchitectureTest {
 
   @Test
   void providers_arePublicFinalAndRegisteredWithAutoService() {
-    classes()
-        .that()
-        .implement(dev.schedlab.spi.PluginProvider.class)
-        .and()
-        .areNotInterfaces()
-        .should()
-        .bePublic()
-        .andShould()
-        .haveModifier(com.tngtech.archunit.core.domain.JavaModifier.FINAL)
-        .andShould()
-        .beAnnotatedWith("com.google.auto.service.AutoService")
-        .check(classes);
+    // Every module, sched-core's workloads included, not just the plugin modules above.
+    SchedlabArchitectureRules.providersArePublicFinalAndRegistered("dev.schedlab").check(classes);
   }
 
   @Test
   void packages_haveNoCycles() {
-    slices().matching("dev.schedlab.(**)").should().beFreeOfCycles().check(classes);
+    SchedlabArchitectureRules.noPackageCycles("dev.schedlab").check(classes);
   }
 
   @Test
@@ -121,7 +106,10 @@ final class ArchitectureTest {
     // Guards the rules above against passing vacuously because nothing was imported.
     org.assertj.core.api.Assertions.assertThat(
             classes.containPackage("dev.schedlab.cpumask")
-                && classes.containPackage("dev.schedlab.spi"))
+                && classes.containPackage("dev.schedlab.spi")
+                && classes.containPackage("dev.schedlab.policies.fair.ilb")
+                && classes.containPackage("dev.schedlab.policies.ext.smtbuddy")
+                && classes.containPackage("dev.schedlab.hw.machines"))
         .isTrue();
   }
 }
