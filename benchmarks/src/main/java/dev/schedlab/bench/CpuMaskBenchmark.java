@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,6 +67,8 @@ public class CpuMaskBenchmark {
   private ImmutableCpuMask lastCpuOnly;
   /** The destination of {@code and} and {@code andNot}, like a borrowed scratch mask. */
   private MutableCpuMask candidates;
+  /** The procedure of the {@code forEachCpu} rows, reused so that nothing is allocated. */
+  private final SumProcedure sum = new SumProcedure();
 
   private BitSet idleBits;
   private BitSet allowedBits;
@@ -210,6 +213,23 @@ public class CpuMaskBenchmark {
     blackhole.consume(sumCpusAnd(idleWords, allowedWords));
   }
 
+  // for_each_cpu(cpu, a) and for_each_cpu_and(cpu, a, b) as forEachCpu()/forEachCpuAnd() with a
+  // procedure summing the CPUs; the long[] bounds are next_longArray and nextAnd_longArray
+
+  @Benchmark
+  public void forEachCpu_cpuMask(Blackhole blackhole) {
+    sum.total = 0;
+    idleCpus.forEachCpu(sum);
+    blackhole.consume(sum.total);
+  }
+
+  @Benchmark
+  public void forEachCpuAnd_cpuMask(Blackhole blackhole) {
+    sum.total = 0;
+    idleCpus.forEachCpuAnd(allowedCpus, sum);
+    blackhole.consume(sum.total);
+  }
+
   // cpumask_intersects(a, b) on disjoint masks
 
   @Benchmark
@@ -225,6 +245,16 @@ public class CpuMaskBenchmark {
   @Benchmark
   public void intersects_longArray(Blackhole blackhole) {
     blackhole.consume(intersects(idleWords, busyWords));
+  }
+
+  /** Sums the CPUs it is given. */
+  static final class SumProcedure implements IntProcedure {
+    int total;
+
+    @Override
+    public void value(int cpu) {
+      total += cpu;
+    }
   }
 
   static int sumCpus(CpuMask mask) {
@@ -367,6 +397,13 @@ public class CpuMaskBenchmark {
     expectSame("next", sumCpus(idleCpus), sumCpus(idleBits), sumCpus(idleWords));
     and(candidateBits, idleBits, allowedBits);
     expectSame("nextAnd", sumCpusAnd(idleCpus, allowedCpus), sumCpus(candidateBits),
+        sumCpusAnd(idleWords, allowedWords));
+    sum.total = 0;
+    idleCpus.forEachCpu(sum);
+    expectSame("forEachCpu", sum.total, sumCpus(idleBits), sumCpus(idleWords));
+    sum.total = 0;
+    idleCpus.forEachCpuAnd(allowedCpus, sum);
+    expectSame("forEachCpuAnd", sum.total, sumCpus(candidateBits),
         sumCpusAnd(idleWords, allowedWords));
     expectSame("intersects", idleCpus.intersects(busyCpus), idleBits.intersects(busyBits));
     expectSame("intersects", idleCpus.intersects(busyCpus), intersects(idleWords, busyWords));

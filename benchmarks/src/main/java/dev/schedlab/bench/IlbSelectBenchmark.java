@@ -113,7 +113,7 @@ public class IlbSelectBenchmark {
             new ScratchMaskPool(nrCpuIds, ScratchMaskPool.MisusePolicy.THROW),
             IlbPruning.V4);
     firstIdle = new FirstIdleIlbSelector();
-    idleCoreBitSet = new BitSetIdleCoreRule(topology, idle);
+    idleCoreBitSet = new BitSetIdleCoreRule(topology, idle, state);
 
     int ours = idleCore.findNewIlb(kicker, nohzIdleMask, housekeeping, state);
     int baseline = idleCoreBitSet.findNewIlb(toBitSet(nohzIdleMask), toBitSet(housekeeping));
@@ -159,14 +159,28 @@ public class IlbSelectBenchmark {
     return bits;
   }
 
-  /** Idle state from an array; {@code is_core_idle()} from the topology's sibling masks. */
+  /**
+   * Idle state from an array; {@code is_core_idle()} from per-CPU sibling lists built once, as the
+   * engine's own state view ({@code EngineState}) does, so the benchmark charges the selectors
+   * for their walk and not for scanning a wide sibling mask per visited CPU.
+   */
   static final class ArrayState implements CpuStateView {
     private final Topology topology;
     private final boolean[] idle;
+    private final int[][] siblings;
 
     ArrayState(Topology topology, boolean[] idle) {
       this.topology = topology;
       this.idle = idle;
+      this.siblings = new int[topology.nrCpuIds()][];
+      for (int cpu = 0; cpu < siblings.length; cpu++) {
+        ImmutableCpuMask core = topology.smtSiblings(cpu);
+        int[] list = new int[core.weight()];
+        for (int s = core.first(), n = 0; s != CpuMask.NO_CPU; s = core.next(s)) {
+          list[n++] = s;
+        }
+        siblings[cpu] = list;
+      }
     }
 
     @Override
@@ -176,9 +190,8 @@ public class IlbSelectBenchmark {
 
     @Override
     public boolean isCoreIdle(int cpu) {
-      ImmutableCpuMask siblings = topology.smtSiblings(cpu);
-      for (int s = siblings.first(); s != CpuMask.NO_CPU; s = siblings.next(s)) {
-        if (s != cpu && !idle[s]) {
+      for (int s : siblings[cpu]) {
+        if (!idle[s]) {
           return false;
         }
       }
@@ -258,18 +271,21 @@ public class IlbSelectBenchmark {
 
   /**
    * The merged idle-core rule written plainly with {@link BitSet}: a reused candidate set, sibling
-   * sets precomputed per CPU, the same ascending walk with the same pruning.
+   * sets precomputed per CPU, the same ascending walk with the same pruning, and the same {@code
+   * is_core_idle()} as the selectors get (the {@link ArrayState}), so only the mask work differs.
    */
   static final class BitSetIdleCoreRule {
     private final BitSet[] siblings;
     private final boolean[] idle;
+    private final ArrayState state;
     private final boolean smt;
     private final BitSet candidates;
     BitSet nohz;
     BitSet housekeeping;
 
-    BitSetIdleCoreRule(Topology topology, boolean[] idle) {
+    BitSetIdleCoreRule(Topology topology, boolean[] idle, ArrayState state) {
       this.idle = idle;
+      this.state = state;
       this.smt = topology.isSmt();
       this.siblings = new BitSet[topology.nrCpuIds()];
       for (int cpu = 0; cpu < siblings.length; cpu++) {
@@ -290,7 +306,7 @@ public class IlbSelectBenchmark {
           }
           continue;
         }
-        if (smt && !coreIdle(cpu)) {
+        if (smt && !state.isCoreIdle(cpu)) {
           if (fallback < 0) {
             fallback = cpu;
           }
@@ -300,16 +316,6 @@ public class IlbSelectBenchmark {
         return cpu;
       }
       return fallback;
-    }
-
-    private boolean coreIdle(int cpu) {
-      BitSet core = siblings[cpu];
-      for (int s = core.nextSetBit(0); s >= 0; s = core.nextSetBit(s + 1)) {
-        if (!idle[s]) {
-          return false;
-        }
-      }
-      return true;
     }
   }
 }

@@ -10,8 +10,9 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  *
  * <p>Subclasses differ only in who may write the words. Every search reads the live words, so
  * cursor loops see bits cleared ahead of the cursor. Another mask taking part in an operation is
- * read through {@link CpuMask#word(int)}, which keeps foreign implementations and scratch-mask
- * leases working without copies.
+ * read straight from its {@code long[]} when it is one of this package's masks or a scratch-mask
+ * lease ({@link #wordsOf}), and through {@link CpuMask#word(int)} otherwise, which keeps foreign
+ * implementations working without copies.
  */
 abstract sealed class BitmapCpuMask implements CpuMask
     permits MutableBitmapCpuMask, ImmutableBitmapCpuMask, UnmodifiableBitmapCpuMask {
@@ -23,6 +24,21 @@ abstract sealed class BitmapCpuMask implements CpuMask
   BitmapCpuMask(int nrCpuIds, long[] words) {
     this.nrCpuIds = nrCpuIds;
     this.words = words;
+  }
+
+  /**
+   * The backing words of one of this package's masks (a scratch-mask lease gives its slot's), or
+   * {@code null} for a foreign implementation. Such words never have bits at or above the width
+   * set, so operations on them need no trimming; callers only read them.
+   */
+  static long[] wordsOf(CpuMask mask) {
+    if (mask instanceof BitmapCpuMask bitmap) {
+      return bitmap.words;
+    }
+    if (mask instanceof ScratchMask lease) {
+      return lease.words();
+    }
+    return null;
   }
 
   /** Validates a mask width; returns it. */
@@ -121,10 +137,37 @@ abstract sealed class BitmapCpuMask implements CpuMask
     return cpu < limit ? cpu : NO_CPU;
   }
 
+  /**
+   * Lowest set bit at or above {@code from} (in {@code [0, nrCpuIds]}), or {@link #NO_CPU}: {@link
+   * #findSet} up to the width, cheaper because bits above the width are always clear.
+   */
+  final int findNext(int from) {
+    long[] words = this.words;
+    int i = from >>> 6;
+    if (i >= words.length) {
+      return NO_CPU;
+    }
+    long w = words[i] & (-1L << from);
+    if (w != 0) {
+      return (i << 6) + Long.numberOfTrailingZeros(w);
+    }
+    // A plain counted loop, which the JIT unrolls without range checks.
+    for (i++; i < words.length; i++) {
+      if (words[i] != 0) {
+        return (i << 6) + Long.numberOfTrailingZeros(words[i]);
+      }
+    }
+    return NO_CPU;
+  }
+
   /** Lowest set bit of {@code this & other} at or above {@code from}, or {@link #NO_CPU}. */
   final int findSetAnd(int from, CpuMask other) {
     if (from >= nrCpuIds) {
       return NO_CPU;
+    }
+    long[] others = wordsOf(other);
+    if (others != null) {
+      return findSetAnd(from, others);
     }
     int i = from >>> 6;
     long w = words[i] & other.word(i) & (-1L << from);
@@ -133,6 +176,19 @@ abstract sealed class BitmapCpuMask implements CpuMask
         return NO_CPU;
       }
       w = words[i] & other.word(i);
+    }
+    return (i << 6) + Long.numberOfTrailingZeros(w);
+  }
+
+  private int findSetAnd(int from, long[] others) {
+    long[] words = this.words;
+    int i = from >>> 6;
+    long w = words[i] & others[i] & (-1L << from);
+    while (w == 0) {
+      if (++i == words.length) {
+        return NO_CPU;
+      }
+      w = words[i] & others[i];
     }
     return (i << 6) + Long.numberOfTrailingZeros(w);
   }
@@ -233,7 +289,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   @Override
   public final int first() {
-    return findSet(0, nrCpuIds);
+    return findNext(0);
   }
 
   @Override
@@ -250,7 +306,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final int next(int cpu) {
     checkCursor(cpu);
-    return findSet(cpu + 1, nrCpuIds);
+    return findNext(cpu + 1);
   }
 
   @Override
@@ -299,16 +355,31 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   @Override
   public final void forEachCpu(IntProcedure procedure) {
-    for (int cpu = findSet(0, nrCpuIds); cpu != NO_CPU; cpu = findSet(cpu + 1, nrCpuIds)) {
-      procedure.value(cpu);
+    long[] words = this.words;
+    for (int i = 0; i < words.length; i++) {
+      for (long w = words[i]; w != 0; ) {
+        int bit = Long.numberOfTrailingZeros(w);
+        procedure.value((i << 6) + bit);
+        // Reread the live word past the visited bit, so CPUs the procedure cleared ahead of the
+        // cursor are skipped exactly as a first()/next() loop skips them.
+        w = words[i] & (-2L << bit);
+      }
     }
   }
 
   @Override
   public final void forEachCpuAnd(CpuMask other, IntProcedure procedure) {
     checkSameWidth(other);
-    for (int cpu = findSetAnd(0, other); cpu != NO_CPU; cpu = findSetAnd(cpu + 1, other)) {
-      procedure.value(cpu);
+    long[] words = this.words;
+    long[] others = wordsOf(other);
+    for (int i = 0; i < words.length; i++) {
+      long w = words[i] & (others != null ? others[i] : other.word(i));
+      while (w != 0) {
+        int bit = Long.numberOfTrailingZeros(w);
+        procedure.value((i << 6) + bit);
+        // Both masks are reread past the visited bit, as nextAnd() would read them.
+        w = words[i] & (others != null ? others[i] : other.word(i)) & (-2L << bit);
+      }
     }
   }
 

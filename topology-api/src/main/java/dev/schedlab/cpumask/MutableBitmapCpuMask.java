@@ -3,6 +3,10 @@ package dev.schedlab.cpumask;
 /**
  * The writable mask: the equivalent of a {@code cpumask_var_t} a caller owns. Every write keeps
  * the bits at or above the width clear, which the searches and {@link #isFull()} rely on.
+ *
+ * <p>Binary operations whose operands are this package's masks run a plain loop over the backing
+ * arrays (no call per word, no trimming, since such operands already have those bits clear), which
+ * the JIT can unroll and vectorise; other operands go through {@link CpuMask#word(int)}.
  */
 final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask {
 
@@ -80,6 +84,11 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   @Override
   public void copyFrom(CpuMask src) {
     checkSameWidth(src);
+    long[] source = wordsOf(src);
+    if (source != null) {
+      System.arraycopy(source, 0, words, 0, words.length);
+      return;
+    }
     for (int i = 0; i < words.length; i++) {
       words[i] = src.word(i);
     }
@@ -90,6 +99,18 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   public boolean and(CpuMask a, CpuMask b) {
     checkSameWidth(a);
     checkSameWidth(b);
+    long[] left = wordsOf(a);
+    long[] right = wordsOf(b);
+    if (left != null && right != null) {
+      long[] words = this.words;
+      long any = 0;
+      for (int i = 0; i < words.length; i++) {
+        long w = left[i] & right[i];
+        words[i] = w;
+        any |= w;
+      }
+      return any != 0;
+    }
     long any = 0;
     int last = words.length - 1;
     for (int i = 0; i <= last; i++) {
@@ -107,6 +128,15 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   public void or(CpuMask a, CpuMask b) {
     checkSameWidth(a);
     checkSameWidth(b);
+    long[] left = wordsOf(a);
+    long[] right = wordsOf(b);
+    if (left != null && right != null) {
+      long[] words = this.words;
+      for (int i = 0; i < words.length; i++) {
+        words[i] = left[i] | right[i];
+      }
+      return;
+    }
     for (int i = 0; i < words.length; i++) {
       words[i] = a.word(i) | b.word(i);
     }
@@ -117,6 +147,15 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   public void xor(CpuMask a, CpuMask b) {
     checkSameWidth(a);
     checkSameWidth(b);
+    long[] left = wordsOf(a);
+    long[] right = wordsOf(b);
+    if (left != null && right != null) {
+      long[] words = this.words;
+      for (int i = 0; i < words.length; i++) {
+        words[i] = left[i] ^ right[i];
+      }
+      return;
+    }
     for (int i = 0; i < words.length; i++) {
       words[i] = a.word(i) ^ b.word(i);
     }
@@ -127,6 +166,18 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   public boolean andNot(CpuMask a, CpuMask b) {
     checkSameWidth(a);
     checkSameWidth(b);
+    long[] left = wordsOf(a);
+    long[] right = wordsOf(b);
+    if (left != null && right != null) {
+      long[] words = this.words;
+      long any = 0;
+      for (int i = 0; i < words.length; i++) {
+        long w = left[i] & ~right[i];
+        words[i] = w;
+        any |= w;
+      }
+      return any != 0;
+    }
     long any = 0;
     int last = words.length - 1;
     for (int i = 0; i <= last; i++) {
@@ -153,6 +204,31 @@ final class MutableBitmapCpuMask extends BitmapCpuMask implements MutableCpuMask
   @Override
   public boolean andNotWith(CpuMask other) {
     return andNot(this, other);
+  }
+
+  @Override
+  public void removeAll(CpuMask other) {
+    checkSameWidth(other);
+    long[] words = this.words;
+    if (other instanceof ImmutableBitmapCpuMask immutable && immutable.nonZeroWords != null) {
+      // A sparse constant such as cpu_smt_mask(): only its few non-zero words can clear anything.
+      long[] others = immutable.words;
+      for (int i : immutable.nonZeroWords) {
+        words[i] &= ~others[i];
+      }
+      return;
+    }
+    long[] others = wordsOf(other);
+    if (others != null) {
+      for (int i = 0; i < words.length; i++) {
+        words[i] &= ~others[i];
+      }
+      return;
+    }
+    // Clearing can only drop bits, so a foreign mask's bits above the width do no harm here.
+    for (int i = 0; i < words.length; i++) {
+      words[i] &= ~other.word(i);
+    }
   }
 
   @Override

@@ -51,6 +51,19 @@ public interface MutableCpuMask extends CpuMask {
   /** {@code this &= ~other}: the one-mask prune used to drop SMT siblings; true iff non-empty. */
   boolean andNotWith(CpuMask other);
 
+  /**
+   * Equivalent of {@code cpumask_andnot(this, this, other)} when the caller ignores its result:
+   * {@code this &= ~other}, clearing every CPU set in {@code other}. Unlike {@link
+   * #andNotWith(CpuMask)} it does not report whether the result is empty, so it need not look at
+   * every word: removing a sparse immutable mask such as {@code cpu_smt_mask()} costs the words
+   * that mask occupies, not the whole width, which keeps a walk that prunes at every step linear.
+   *
+   * @throws IllegalArgumentException if the widths differ
+   */
+  default void removeAll(CpuMask other) {
+    andNotWith(other);
+  }
+
   /** A read-only view backed by this mask (changes show through). Allocates once per call. */
   CpuMask asUnmodifiable();
 }

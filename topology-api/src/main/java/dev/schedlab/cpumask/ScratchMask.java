@@ -45,6 +45,11 @@ public final class ScratchMask implements MutableCpuMask, AutoCloseable {
     pool.release(cpu, slot);
   }
 
+  /** The slot mask's backing words, for the fast paths of {@link BitmapCpuMask#wordsOf}. */
+  long[] words() {
+    return mask.words;
+  }
+
   @Override
   public int nrCpuIds() {
     return mask.nrCpuIds();
@@ -258,6 +263,11 @@ public final class ScratchMask implements MutableCpuMask, AutoCloseable {
   @Override
   public boolean andNotWith(CpuMask other) {
     return mask.andNotWith(other);
+  }
+
+  @Override
+  public void removeAll(CpuMask other) {
+    mask.removeAll(other);
   }
 
   @Override

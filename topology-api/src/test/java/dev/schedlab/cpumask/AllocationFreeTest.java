@@ -20,6 +20,7 @@ final class AllocationFreeTest {
   private final MutableCpuMask result = CpuMasks.mutable(352);
   private final CpuMask housekeeping = CpuMasks.range(352, 8, 351);
   private final CpuMask node0 = CpuMasks.parseCpuList("0-87,176-263", 352);
+  private final CpuMask siblings = CpuMasks.of(352, 7, 183);
   private final ScratchMaskPool pool = new ScratchMaskPool(352, MisusePolicy.THROW);
   private final DistributeCursor cursor = new DistributeCursor();
   private long sink;
@@ -32,6 +33,8 @@ final class AllocationFreeTest {
     result.and(idle, housekeeping);
     result.orWith(node0);
     result.andNotWith(idle);
+    result.removeAll(node0);
+    result.removeAll(siblings);
     result.xor(result, node0);
     result.copyFrom(idle);
     sink += result.weight() + result.weightAnd(node0) + result.first() + result.last();
@@ -49,6 +52,8 @@ final class AllocationFreeTest {
     sink += cursor.anyDistribute(node0) + cursor.anyAndDistribute(idle, node0);
     try (ScratchMask outer = pool.acquire(round % 352, 0)) {
       outer.and(idle, node0);
+      outer.removeAll(siblings);
+      result.andNot(node0, outer);
       try (ScratchMask inner = pool.acquire(round % 352, 1)) {
         inner.copyFrom(outer);
         sink += inner.weight();

@@ -167,6 +167,69 @@ final class CpuMaskBitSetPropertyTest {
   }
 
   @Property
+  void removeAll_randomMasks_matchBitSetAndNot(@ForAll("samples") MaskSample s) {
+    MutableCpuMask mask = s.mutableA();
+    BitSet expected = s.a();
+    expected.andNot(s.b());
+    mask.removeAll(s.operandB());
+    assertThat(toBitSet(mask)).isEqualTo(expected);
+  }
+
+  @Property
+  void removeAll_fewCpusImmutable_clearsExactlyThoseCpus(@ForAll("samples") MaskSample s) {
+    SplittableRandom random = s.random();
+    // Like cpu_smt_mask() with SMT1-8: sparse on wide masks, so the indexed path runs.
+    int[] cpus = random.ints(1 + random.nextInt(8), 0, s.nr()).toArray();
+    MutableCpuMask mask = s.mutableA();
+    BitSet expected = s.a();
+    for (int cpu : cpus) {
+      expected.clear(cpu);
+    }
+    mask.removeAll(CpuMasks.of(s.nr(), cpus));
+    assertThat(toBitSet(mask)).isEqualTo(expected);
+  }
+
+  @Property(tries = 200)
+  void scratchLease_asOperandOrTarget_matchesBitSet(@ForAll("samples") MaskSample s) {
+    ScratchMaskPool pool = new ScratchMaskPool(s.nr(), 1, ScratchMaskPool.MisusePolicy.THROW);
+    try (ScratchMask lease = pool.acquire(s.nr() - 1, 0)) {
+      lease.copyFrom(s.operandB());
+      assertThat(toBitSet(lease)).isEqualTo(s.b());
+      BitSet and = s.a();
+      and.and(s.b());
+      BitSet andNot = s.a();
+      andNot.andNot(s.b());
+      BitSet or = s.a();
+      or.or(s.b());
+      BitSet xor = s.a();
+      xor.xor(s.b());
+      CpuMask a = s.mutableA();
+      MutableCpuMask result = CpuMasks.mutable(s.nr());
+      assertThat(result.and(a, lease)).isEqualTo(!and.isEmpty());
+      assertThat(toBitSet(result)).isEqualTo(and);
+      assertThat(result.andNot(a, lease)).isEqualTo(!andNot.isEmpty());
+      assertThat(toBitSet(result)).isEqualTo(andNot);
+      result.or(lease, a);
+      assertThat(toBitSet(result)).isEqualTo(or);
+      result.xor(lease, a);
+      assertThat(toBitSet(result)).isEqualTo(xor);
+      result.copyFrom(lease);
+      assertThat(toBitSet(result)).isEqualTo(s.b());
+      assertThat(a.firstAnd(lease)).isEqualTo(orNoCpu(and.nextSetBit(0)));
+      List<Integer> both = new ArrayList<>();
+      a.forEachCpuAnd(lease, both::add);
+      assertThat(both).isEqualTo(list(and));
+      MutableCpuMask pruned = s.mutableA();
+      pruned.removeAll(lease);
+      assertThat(toBitSet(pruned)).isEqualTo(andNot);
+      lease.removeAll(s.mutableA());
+      BitSet bNotA = s.b();
+      bNotA.andNot(s.a());
+      assertThat(toBitSet(lease)).isEqualTo(bNotA);
+    }
+  }
+
+  @Property
   void singleBitWrites_randomSequence_matchBitSet(@ForAll("samples") MaskSample s) {
     SplittableRandom random = s.random();
     BitSet expected = s.a();

@@ -329,7 +329,8 @@ final class CpuMaskOperationsTest {
         () -> mask.isSubsetOf(other), () -> mask.contentEquals(other),
         () -> mask.copyFrom(other), () -> mask.and(mask, other), () -> mask.or(other, mask),
         () -> mask.xor(mask, other), () -> mask.andNot(other, mask), () -> mask.andWith(other),
-        () -> mask.orWith(other), () -> mask.andNotWith(other));
+        () -> mask.orWith(other), () -> mask.andNotWith(other), () -> mask.removeAll(other),
+        () -> mask.removeAll(CpuMasks.of(otherWidth(nr), 0)));
     for (Runnable op : ops) {
       assertThatThrownBy(op::run)
           .isInstanceOf(IllegalArgumentException.class)
@@ -463,5 +464,27 @@ final class CpuMaskOperationsTest {
     assertThat(mask.isFull()).isFalse();
     mask.or(foreign, foreign);
     assertThat(mask.weight()).isEqualTo(1);
+  }
+
+  @AllWidths
+  void removeAll_siblingLikeMask_clearsOnlyItsCpus(int nr) {
+    MutableCpuMask mask = CpuMasks.mutable(nr);
+    mask.fill();
+    CpuMask pair = CpuMasks.of(nr, nr / 2, nr - 1);
+    mask.removeAll(pair);
+    assertThat(mask.weight()).isEqualTo(nr - pair.weight());
+    assertThat(mask.intersects(pair)).isFalse();
+    mask.removeAll(CpuMasks.full(nr));
+    assertThat(mask.isEmpty()).isTrue();
+  }
+
+  @Test
+  void immutableMask_sparseOrDense_indexesNonZeroWordsOnlyWhenSparse() {
+    ImmutableBitmapCpuMask siblings = (ImmutableBitmapCpuMask) CpuMasks.of(8192, 5, 4101);
+    assertThat(siblings.nonZeroWords).containsExactly(0, 64);
+    assertThat(((ImmutableBitmapCpuMask) CpuMasks.empty(8192)).nonZeroWords).isEmpty();
+    assertThat(((ImmutableBitmapCpuMask) CpuMasks.range(8192, 0, 4095)).nonZeroWords).isNull();
+    assertThat(((ImmutableBitmapCpuMask) CpuMasks.of(64, 3)).nonZeroWords).isNull();
+    assertThat(((ImmutableBitmapCpuMask) CpuMasks.of(256, 3)).nonZeroWords).containsExactly(0);
   }
 }

@@ -35,11 +35,14 @@ import java.util.Objects;
  * <p>As in the kernel, the candidates are written into a per-CPU scratch mask, here slot {@value
  * #SCRATCH_SLOT} of the kicking CPU borrowed from the simulation's {@link ScratchMaskPool} for the
  * length of the call (the kernel uses {@code select_rq_mask} with interrupts off; the scratch-mask
- * draft of seeds-digest §2 makes it slot 0 of a per-CPU pool). Each prune is one {@code
- * cpumask_andnot()} of the immutable {@code cpu_smt_mask()} from the topology. Nothing is
- * allocated per call. If the pool yields no mask (misuse under {@link
- * ScratchMaskPool.MisusePolicy#WARN_ONCE}), the walk runs over the two input masks without
- * pruning: the same choice at a higher examined count.
+ * draft of seeds-digest §2 makes it slot 0 of a per-CPU pool). Each prune is the kernel's {@code
+ * cpumask_andnot(cpus, cpus, cpu_smt_mask(cpu))}, done as one {@code cpumask_clear_cpu()} per
+ * sibling from lists built at creation: the walk never needs the "still non-empty" answer, and on a
+ * wide machine each core's {@code cpu_smt_mask()} is a separate 1 KiB bitmap, so reading it at
+ * every step costs either a full-width pass (quadratic when no core is fully idle) or a cache miss
+ * per prune, where the lists are a few sequential ints. Nothing is allocated per call. If the
+ * pool yields no mask (misuse under {@link ScratchMaskPool.MisusePolicy#WARN_ONCE}), the walk
+ * runs over the two input masks without pruning: the same choice at a higher examined count.
  *
  * <p>One instance per simulation; not thread-safe.
  */
@@ -51,6 +54,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   private final Topology topology;
   private final ScratchMaskPool scratchMasks;
   private final IlbPruning pruning;
+  /** CPU {@code c}'s SMT siblings (itself included) are {@code siblingCpus[siblingStart[c]..]}. */
+  private final int[] siblingStart;
+  private final int[] siblingCpus;
   private int lastExamined;
 
   /**
@@ -65,6 +71,22 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     this.topology = Objects.requireNonNull(topology, "topology");
     this.scratchMasks = Objects.requireNonNull(scratchMasks, "scratchMasks");
     this.pruning = Objects.requireNonNull(pruning, "pruning");
+    int nrCpuIds = topology.nrCpuIds();
+    this.siblingStart = new int[nrCpuIds + 1];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      int siblings = topology.isPossible(cpu) ? topology.smtSiblings(cpu).weight() : 0;
+      siblingStart[cpu + 1] = siblingStart[cpu] + siblings;
+    }
+    this.siblingCpus = new int[siblingStart[nrCpuIds]];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      if (topology.isPossible(cpu)) {
+        CpuMask core = topology.smtSiblings(cpu);
+        int next = siblingStart[cpu];
+        for (int sibling = core.first(); sibling != CpuMask.NO_CPU; sibling = core.next(sibling)) {
+          siblingCpus[next++] = sibling;
+        }
+      }
+    }
   }
 
   /** The pruning revision this selector applies. */
@@ -96,7 +118,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       }
       if (!state.isIdle(cpu)) {
         if (smtActive && fallback != CpuMask.NO_CPU && pruning.prunesBusyCpuSiblings()) {
-          candidates.andNotWith(topology.smtSiblings(cpu));
+          removeSmtSiblings(candidates, cpu);
         }
         continue;
       }
@@ -104,7 +126,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
         if (fallback == CpuMask.NO_CPU) {
           fallback = cpu;
         }
-        candidates.andNotWith(topology.smtSiblings(cpu));
+        removeSmtSiblings(candidates, cpu);
         continue;
       }
       lastExamined = examined;
@@ -112,6 +134,20 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     }
     lastExamined = examined;
     return fallback;
+  }
+
+  /** Equivalent of {@code cpumask_andnot(candidates, candidates, cpu_smt_mask(cpu))}. */
+  private void removeSmtSiblings(ScratchMask candidates, int cpu) {
+    int from = siblingStart[cpu];
+    int to = siblingStart[cpu + 1];
+    if (from == to) {
+      // Not a possible CPU, so it has no core: the topology rejects it as it always did.
+      candidates.removeAll(topology.smtSiblings(cpu));
+      return;
+    }
+    for (int i = from; i < to; i++) {
+      candidates.clear(siblingCpus[i]);
+    }
   }
 
   private int walkWithoutScratch(
