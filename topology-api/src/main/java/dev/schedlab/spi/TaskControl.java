@@ -19,6 +19,22 @@ public interface TaskControl {
    */
   void run(double work);
 
+  /**
+   * Busy-waits for up to {@code work} units, like {@link #run}, except that a {@link #wake} of
+   * this task during the step ends it early: the task then runs only a short detection latency
+   * more (the engine's spinner sees the changed cache line) before its program is asked again,
+   * and the wake is consumed rather than remembered for the next {@link #block}. A spin-then-sleep
+   * barrier is one such step per wait instead of many small {@link #run} slices. The program must
+   * re-check its condition afterwards: the step also ends when the work runs out.
+   *
+   * <p>The default runs the whole spin (an engine that cannot end a step early); the wake is then
+   * remembered as for any task that is not blocked, so a program that blocks next must tolerate
+   * a spurious wakeup, as a futex waiter does.
+   */
+  default void spin(double work) {
+    run(work);
+  }
+
   /** Sleeps for {@code ns} nanoseconds (a timer wakeup). */
   void sleep(long ns);
 

@@ -51,8 +51,6 @@ final class CpuRunqueue {
   long completionTime = Long.MAX_VALUE;
   /** When the performance model said the speed changes next. */
   long nextSpeedChange = Long.MAX_VALUE;
-  /** Invalidates stale CPU timer events. */
-  long timerToken;
   /** When the live CPU timer event fires; {@code Long.MAX_VALUE} when none is live. */
   long timerAt = Long.MAX_VALUE;
   /** The last running task left the runqueue (sleep, block, exit): newidle is due. */

@@ -46,8 +46,11 @@ sealed interface Event
     }
   }
 
-  /** The running task of {@code cpu} finishes its step, or its speed changes. */
-  record CpuTimer(int cpu, long token) implements Event {
+  /**
+   * The running task of {@code cpu} finishes its step, or its speed changes. One per CPU, reused:
+   * it is scheduled under the CPU's slot, so re-arming moves it and it is never stale.
+   */
+  record CpuTimer(int cpu) implements Event {
     @Override
     public int priority() {
       return 2;
@@ -55,7 +58,7 @@ sealed interface Event
 
     @Override
     public void fire(Simulation sim) {
-      sim.scheduler.onCpuTimer(cpu, token);
+      sim.scheduler.onCpuTimer(cpu);
     }
   }
 

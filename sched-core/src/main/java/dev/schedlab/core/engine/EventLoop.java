@@ -40,6 +40,26 @@ final class EventLoop {
     queue.add(time, event.priority(), sequence++, event);
   }
 
+  /**
+   * Schedules {@code event} at {@code time} under {@code slot}, replacing the event pending under
+   * that slot: the same order as scheduling anew and dropping the old one, without the old one
+   * firing later as a no-op.
+   *
+   * @throws IllegalArgumentException if {@code time} is before the clock
+   */
+  void scheduleSlot(int slot, long time, Event event) {
+    if (time < now) {
+      throw new IllegalArgumentException(
+          "event " + event + " scheduled at " + time + " ns, before the clock (" + now + " ns)");
+    }
+    queue.addOrMove(slot, time, event.priority(), sequence++, event);
+  }
+
+  /** Drops the event pending under {@code slot}, if any. */
+  void cancelSlot(int slot) {
+    queue.remove(slot);
+  }
+
   /** Stops {@link #run} after the current event. */
   void stop() {
     stopped = true;

@@ -10,6 +10,16 @@ interface EventQueue {
   /** Adds an event; {@code sequence} is unique and increasing, so the order is total. */
   void add(long time, int priority, long sequence, Event event);
 
+  /**
+   * Adds {@code event} under {@code slot} (a small non-negative id, such as a CPU's timer), or
+   * moves the event pending under it to the new key and replaces it: re-arming a timer this way
+   * leaves no stale event behind to fire as a no-op.
+   */
+  void addOrMove(int slot, long time, int priority, long sequence, Event event);
+
+  /** Removes the event pending under {@code slot}; nothing if there is none. */
+  void remove(int slot);
+
   /** Whether no event is pending. */
   boolean isEmpty();
 

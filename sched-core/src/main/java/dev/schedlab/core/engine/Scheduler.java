@@ -48,6 +48,14 @@ final class Scheduler {
 
   private static final int MAX_STEPS_PER_INSTANT = 100_000;
 
+  /**
+   * Work units (ns of a thread alone on a full CPU) a spinning task runs between the wake that
+   * ends its spin and the end of its step: the poll loop's next load missing, and the cache line
+   * coming over from the waker's core. 100 ns, an assumption (one cross-core cache-line transfer
+   * on a large server).
+   */
+  static final double SPIN_WAKE_DETECTION_WORK = 100;
+
   private final Simulation sim;
   private final CpuRunqueue[] rqs;
   private final EventLoop loop;
@@ -69,6 +77,8 @@ final class Scheduler {
   private final int[][] nodeCpus;
   private final TaskProgramControl control;
   private final BalanceCost cost = new BalanceCost();
+  /** Each CPU's timer event, scheduled under the CPU's slot (the CPU number). */
+  private final Event.CpuTimer[] cpuTimers;
 
   /** CPUs whose tick is running; a snapshot is walked at each jiffy. */
   final MutableCpuMask tickRunning;
@@ -139,6 +149,10 @@ final class Scheduler {
     }
     this.memoryBoundPerNode = new int[nodes.length];
     this.control = new TaskProgramControl(this);
+    this.cpuTimers = new Event.CpuTimer[nrCpuIds];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      cpuTimers[cpu] = new Event.CpuTimer(cpu);
+    }
     this.tickRunning = CpuMasks.mutable(nrCpuIds);
     this.tickSnapshot = CpuMasks.mutable(nrCpuIds);
   }
@@ -534,8 +548,8 @@ final class Scheduler {
 
   /** Bookkeeping when a task stops running on its CPU. */
   private void leaveCpu(CpuRunqueue rq, Task task) {
-    rq.timerToken++;
     rq.timerAt = Long.MAX_VALUE;
+    loop.cancelSlot(rq.cpu);
     rq.completionTime = Long.MAX_VALUE;
     if (task.workClass == WorkClass.MEMORY) {
       memoryBoundChanged(rq.cpu, -1);
@@ -822,10 +836,11 @@ final class Scheduler {
       // The live timer already fires then (a resync that changed nothing).
       return;
     }
-    rq.timerToken++;
     rq.timerAt = when;
     if (when != Long.MAX_VALUE) {
-      loop.schedule(when, new Event.CpuTimer(rq.cpu, rq.timerToken));
+      loop.scheduleSlot(rq.cpu, when, cpuTimers[rq.cpu]);
+    } else {
+      loop.cancelSlot(rq.cpu);
     }
   }
 
@@ -851,9 +866,9 @@ final class Scheduler {
     armTimer(rq);
   }
 
-  void onCpuTimer(int cpu, long token) {
+  void onCpuTimer(int cpu) {
     CpuRunqueue rq = rqs[cpu];
-    if (token != rq.timerToken || rq.curr == null) {
+    if (rq.curr == null) {
       return;
     }
     rq.timerAt = Long.MAX_VALUE;
@@ -937,10 +952,12 @@ final class Scheduler {
         throw new IllegalStateException(
             "program of " + task + " keeps blocking with pending wakeups at " + now() + " ns");
       }
+      task.spinning = false;
       TaskProgramControl.Step step = control.ask(task);
       switch (step) {
         case RUN -> {
           task.remainingWork = control.work();
+          task.spinning = control.spin();
           task.needsStep = false;
           return;
         }
@@ -983,7 +1000,31 @@ final class Scheduler {
       case EXITED -> {
         // A wake of a dead task is lost, as in the kernel.
       }
-      default -> task.pendingWake = true;
+      default -> {
+        if (task.spinning) {
+          endSpin(task);
+        } else {
+          task.pendingWake = true;
+        }
+      }
+    }
+  }
+
+  /**
+   * A wake reaches a task busy-waiting in {@code TaskControl.spin()}: no IPI and no ttwu, the
+   * spinner sees the store itself. Its step ends after {@link #SPIN_WAKE_DETECTION_WORK} more units
+   * of its own CPU time, so a spinner that is preempted notices only when it runs again.
+   */
+  private void endSpin(Task task) {
+    task.spinning = false;
+    CpuRunqueue rq = rqs[task.cpu];
+    boolean running = rq.curr == task;
+    if (running) {
+      updateCurr(rq);
+    }
+    task.remainingWork = Math.min(task.remainingWork, SPIN_WAKE_DETECTION_WORK);
+    if (running) {
+      armTimer(rq);
     }
   }
 
@@ -1016,7 +1057,10 @@ final class Scheduler {
     if (cpu == wakingCpu) {
       waking.ttwuLocal++;
     } else {
-      for (SchedDomain sd : domains.domains(wakingCpu)) {
+      // Indexed loops on the hot paths: a list iterator per wakeup is garbage.
+      List<SchedDomain> wakingDomains = domains.domains(wakingCpu);
+      for (int i = 0; i < wakingDomains.size(); i++) {
+        SchedDomain sd = wakingDomains.get(i);
         if (sd.span().test(cpu)) {
           stats.ttwuWakeRemote(wakingCpu, sd.level());
           break;
@@ -1281,8 +1325,9 @@ final class Scheduler {
   }
 
   void notifyPeriodicBalance(int cpu) {
-    for (WakeupPolicy policy : sim.wakeupPolicies) {
-      policy.onPeriodicBalance(cpu, sim.state);
+    List<WakeupPolicy> policies = sim.wakeupPolicies;
+    for (int i = 0; i < policies.size(); i++) {
+      policies.get(i).onPeriodicBalance(cpu, sim.state);
     }
   }
 

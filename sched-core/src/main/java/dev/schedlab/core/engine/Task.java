@@ -52,6 +52,8 @@ final class Task implements TaskView {
   boolean needsStep = true;
   /** A wake that arrived while the task was not blocked, consumed by its next block. */
   boolean pendingWake;
+  /** Whether the current step is a {@code TaskControl.spin()} that a wake ends early. */
+  boolean spinning;
   /** Invalidates stale sleep timers. */
   long sleepToken;
 

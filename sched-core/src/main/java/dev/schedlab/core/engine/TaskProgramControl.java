@@ -22,6 +22,7 @@ final class TaskProgramControl implements TaskControl {
   private Task task;
   private Step step;
   private double work;
+  private boolean spin;
   private long sleepNs;
 
   TaskProgramControl(Scheduler scheduler) {
@@ -50,6 +51,11 @@ final class TaskProgramControl implements TaskControl {
 
   double work() {
     return work;
+  }
+
+  /** Whether the last {@link Step#RUN} was a {@link #spin}. */
+  boolean spin() {
+    return spin;
   }
 
   long sleepNs() {
@@ -86,6 +92,13 @@ final class TaskProgramControl implements TaskControl {
     }
     end(Step.RUN);
     this.work = units;
+    this.spin = false;
+  }
+
+  @Override
+  public void spin(double units) {
+    run(units);
+    this.spin = true;
   }
 
   @Override

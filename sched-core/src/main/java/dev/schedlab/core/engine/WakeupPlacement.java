@@ -137,7 +137,10 @@ final class WakeupPlacement {
       wantAffine = !wakeWide(p, waker, thisCpu) && p.allowed.test(cpu);
     }
     SchedDomain sd = null;
-    for (SchedDomain tmp : domains.domains(cpu)) {
+    // An indexed loop: a list iterator per wakeup is garbage on the hot path.
+    List<SchedDomain> cpuDomains = domains.domains(cpu);
+    for (int i = 0; i < cpuDomains.size(); i++) {
+      SchedDomain tmp = cpuDomains.get(i);
       if (wantAffine && tmp.hasFlag(SdFlags.SD_WAKE_AFFINE) && tmp.span().test(prevCpu)) {
         if (cpu != prevCpu) {
           newCpu = wakeAffine(tmp, p, cpu, prevCpu);

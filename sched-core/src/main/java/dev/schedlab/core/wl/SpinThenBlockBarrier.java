@@ -8,15 +8,17 @@ import java.util.Map;
  * Bulk-synchronous threads meeting at a barrier the way OpenMP runtimes implement one (libgomp's
  * {@code gomp_barrier_wait} with {@code GOMP_SPINCOUNT}): each thread computes its chunk, arrives,
  * spins for a while watching for the release, then sleeps on a futex. The last thread to arrive
- * starts the next generation and wakes the sleepers; spinners see the release at the end of their
- * current spin slice. So the slowest thread sets the pace, and threads that outwait the spin leave
- * their CPU idle until the release.
+ * starts the next generation and wakes the sleepers and the spinners. So the slowest thread sets
+ * the pace, and threads that outwait the spin leave their CPU idle until the release.
  *
  * <p>Spinning is CPU work, so an SMT sibling or a co-scheduled task slows it as it would slow a
- * real spin loop (a spin count, not a timeout). A task's work cannot be interrupted, so a spin is
- * cut into 1 µs slices and a spinner notices the release at the end of its current slice: at most
- * 1 µs late (a real spinner sees the cache line change within a fraction of that), at the cost of
- * one engine step per slice.
+ * real spin loop (a spin count, not a timeout). The whole spin is one {@link TaskControl#spin}
+ * step; the release's wake ends it after the engine's detection latency (100 ns of the spinner's
+ * own CPU time in the engine: a preempted spinner notices only when it runs again). An earlier
+ * version cut the spin into 1 µs run slices, so a spinner left up to 1 µs after the release and
+ * every slice cost an engine event; the slices were an artefact of that model. A sleeper that is
+ * woken before its generation is released (a spinner's wake remembered by an engine that cannot
+ * end a spin early) blocks again, as a futex waiter re-checks its word.
  */
 final class SpinThenBlockBarrier {
 
@@ -33,14 +35,16 @@ final class SpinThenBlockBarrier {
     default void released(long generation, long nowNs) {}
   }
 
-  private static final double SPIN_SLICE = 1_000;
-
   private final int parties;
   private final double spinWork;
-  private final double spinSlice;
   private final Phases phases;
   private final int[] sleepers;
   private int nrSleepers;
+  /** Thread indices of the spinners; {@link #spinnerSlot} locates each for O(1) removal. */
+  private final int[] spinners;
+  private final int[] spinnerSlot;
+  private final int[] spinnerTask;
+  private int nrSpinners;
   private int arrived;
   private long generation;
 
@@ -59,9 +63,11 @@ final class SpinThenBlockBarrier {
     }
     this.parties = parties;
     this.spinWork = spinWork;
-    this.spinSlice = Math.min(spinWork, SPIN_SLICE);
     this.phases = phases;
     this.sleepers = new int[parties];
+    this.spinners = new int[parties];
+    this.spinnerSlot = new int[parties];
+    this.spinnerTask = new int[parties];
   }
 
   /** The program of thread {@code index}, {@code 0 <= index < parties}. */
@@ -109,6 +115,10 @@ final class SpinThenBlockBarrier {
       control.wake(sleepers[i]);
     }
     nrSleepers = 0;
+    for (int i = 0; i < nrSpinners; i++) {
+      control.wake(spinnerTask[spinners[i]]);
+    }
+    nrSpinners = 0;
     phases.released(completed, control.nowNs());
   }
 
@@ -123,7 +133,6 @@ final class SpinThenBlockBarrier {
     private int state = STARTING;
     private long waitingFor;
     private long arrivedAtNs;
-    private double spinLeft;
 
     Party(int index) {
       this.index = index;
@@ -136,17 +145,16 @@ final class SpinThenBlockBarrier {
         case SPINNING -> {
           if (generation != waitingFor) {
             leave(control);
-          } else if (spinLeft >= 1) {
-            spin(control);
           } else {
+            stopSpinning();
             sleep(control);
           }
         }
         case SLEEPING -> {
           if (generation == waitingFor) {
-            throw new IllegalStateException(
-                "barrier thread " + index + " woken before generation " + waitingFor
-                    + " was released");
+            // A spurious wakeup (see the class comment): wait on.
+            control.block();
+            return;
           }
           leave(control);
         }
@@ -164,8 +172,7 @@ final class SpinThenBlockBarrier {
         compute(control);
         return;
       }
-      spinLeft = spinWork;
-      if (spinLeft >= 1) {
+      if (spinWork >= 1) {
         spin(control);
       } else {
         sleep(control);
@@ -174,9 +181,18 @@ final class SpinThenBlockBarrier {
 
     private void spin(TaskControl control) {
       state = SPINNING;
-      double slice = Math.min(spinSlice, spinLeft);
-      spinLeft -= slice;
-      control.run(slice);
+      spinnerTask[index] = control.taskId();
+      spinnerSlot[index] = nrSpinners;
+      spinners[nrSpinners++] = index;
+      control.spin(spinWork);
+    }
+
+    /** The spin ran out before the release: this thread is no longer a spinner. */
+    private void stopSpinning() {
+      int slot = spinnerSlot[index];
+      int last = spinners[--nrSpinners];
+      spinners[slot] = last;
+      spinnerSlot[last] = slot;
     }
 
     private void sleep(TaskControl control) {

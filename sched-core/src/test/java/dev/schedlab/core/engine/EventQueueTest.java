@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The executive orders events totally by (time, priority, sequence) and refuses an event older
- * than its clock.
+ * than its clock; a slotted event moved or removed in place leaves the same order as a reference
+ * that drops the replaced entry.
  */
 final class EventQueueTest {
 
@@ -23,7 +24,7 @@ final class EventQueueTest {
     for (int i = 0; i < 5000; i++) {
       long time = random.nextInt(50);
       int priority = random.nextInt(4);
-      Event event = new Event.CpuTimer(i, i);
+      Event event = new Event.JiffyTick(i);
       entries.add(new Entry(time, priority, i, event));
       queue.add(time, priority, i, event);
     }
@@ -38,6 +39,54 @@ final class EventQueueTest {
       assertThat(queue.poll()).isSameAs(expected.event);
     }
     assertThat(queue.isEmpty()).isTrue();
+  }
+
+  @Test
+  void heap_randomMovesAndRemovals_matchReferenceWithoutTheReplacedEntries() {
+    HeapEventQueue queue = new HeapEventQueue();
+    SplittableRandom random = new SplittableRandom(5);
+    record Entry(long time, int priority, long sequence, Event event, int slot) {}
+    java.util.Comparator<Entry> order =
+        java.util.Comparator.comparingLong(Entry::time)
+            .thenComparingInt(Entry::priority)
+            .thenComparingLong(Entry::sequence);
+    java.util.TreeSet<Entry> reference = new java.util.TreeSet<>(order);
+    Entry[] bySlot = new Entry[40];
+    long sequence = 0;
+    for (int step = 0; step < 20_000; step++) {
+      int action = random.nextInt(10);
+      long time = random.nextInt(100);
+      int priority = random.nextInt(4);
+      if (action < 3) {
+        Event event = new Event.JiffyTick(sequence);
+        reference.add(new Entry(time, priority, sequence, event, -1));
+        queue.add(time, priority, sequence++, event);
+      } else if (action < 7) {
+        int slot = random.nextInt(bySlot.length);
+        Event event = new Event.CpuTimer(slot);
+        if (bySlot[slot] != null) {
+          reference.remove(bySlot[slot]);
+        }
+        bySlot[slot] = new Entry(time, 2, sequence, event, slot);
+        reference.add(bySlot[slot]);
+        queue.addOrMove(slot, time, 2, sequence++, event);
+      } else if (action < 8) {
+        int slot = random.nextInt(bySlot.length);
+        if (bySlot[slot] != null) {
+          reference.remove(bySlot[slot]);
+          bySlot[slot] = null;
+        }
+        queue.remove(slot);
+      } else if (!reference.isEmpty()) {
+        Entry expected = reference.pollFirst();
+        if (expected.slot() >= 0) {
+          bySlot[expected.slot()] = null;
+        }
+        assertThat(queue.peekTime()).isEqualTo(expected.time());
+        assertThat(queue.poll()).isSameAs(expected.event());
+      }
+      assertThat(queue.size()).isEqualTo(reference.size());
+    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.schedlab.core.wl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.schedlab.spi.WorkloadResult;
@@ -72,16 +73,18 @@ final class GemmWorkloadProviderTest {
   }
 
   @Test
-  void barrier_waitLongerThanSpin_spinsInSlicesThenSleeps() {
+  void barrier_waitLongerThanSpin_spinsOnceThenSleeps() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     var workload = machine.start(provider, Map.of("threads", "2", "chunk", "1ms", "spin", "100us"));
     machine.setSpeed(1, 0.5);
     machine.runUntil(2 * MS);
 
-    // A hundred 1 µs spin slices from 1 ms, then sleep at 1.1 ms until the release at 2 ms.
-    assertThat(machine.steps(0, "run")).hasSize(102);
-    assertThat(machine.steps(0, "run").subList(1, 101))
-        .allSatisfy(s -> assertThat(s.amount()).isEqualTo(1_000.0));
+    // One 100 µs spin from 1 ms, then sleep at 1.1 ms until the release at 2 ms.
+    assertThat(machine.steps(0, "spin"))
+        .extracting(IdealMachine.Step::timeNs, IdealMachine.Step::amount)
+        .containsExactly(tuple(1 * MS, 100_000.0));
+    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+        .containsExactly(0L, 2 * MS);
     assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
         .containsExactly(1_100_000L);
     WorkloadResult result = workload.result(2 * MS);
@@ -91,16 +94,18 @@ final class GemmWorkloadProviderTest {
   }
 
   @Test
-  void barrier_waitShorterThanSpin_leavesAtTheEndOfTheSliceWithoutSleeping() {
-    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+  void barrier_waitShorterThanSpin_leavesAtTheReleaseWithoutSleeping() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t").wakeLatencyNs(100);
     var workload = machine.start(provider, Map.of("threads", "2", "chunk", "1ms", "spin", "2ms"));
     machine.setSpeed(1, 0.41);
     machine.runUntil(3 * MS);
 
-    // 1 µs slices from 1 ms; the release at 2.439024 ms is seen when the slice ends at 2.44 ms.
+    // One 2 ms spin from 1 ms; the release at 2.439024 ms ends it 100 ns later.
     assertThat(machine.steps(0, "block")).isEmpty();
-    assertThat(machine.steps(0, "run").get(1441).timeNs()).isEqualTo(2_440_000L);
-    assertThat(machine.steps(0, "run").get(1441).amount()).isEqualTo(1e6);
+    assertThat(machine.steps(0, "spin")).extracting(IdealMachine.Step::amount)
+        .containsExactly(2e6);
+    assertThat(machine.steps(0, "run").get(1).timeNs()).isEqualTo(2_439_124L);
+    assertThat(machine.steps(0, "run").get(1).amount()).isEqualTo(1e6);
     WorkloadResult result = workload.result(3 * MS);
     assertThat(result.extra().get("barrier_sleep_fraction")).isZero();
     assertThat(result.extra().get("iterations")).isEqualTo(1.0);

@@ -26,7 +26,9 @@ import java.util.random.RandomGenerator;
  * of its own, {@code run(work)} takes {@code work / speed} ns (speed 1 unless a test sets it), a
  * woken task runs again {@link #wakeLatencyNs} later (0 by default), and time jumps from event to
  * event. It keeps the engine's contract: one ending per step, wakes and spawns before it, and a
- * wake of a task that is not blocked is remembered and consumed by its next block.
+ * wake of a task that is not blocked is remembered and consumed by its next block, except that a
+ * wake of a task in a {@code spin()} step ends the step {@link #wakeLatencyNs} later (or when the
+ * spin runs out, if sooner) and is consumed. Spin steps are traced as {@code spin}.
  */
 final class IdealMachine {
 
@@ -55,6 +57,8 @@ final class IdealMachine {
     State state = State.READY;
     long exitNs = -1;
     boolean pendingWake;
+    boolean spinning;
+    long dueNs;
     double speed = 1;
     long token;
 
@@ -249,14 +253,17 @@ final class IdealMachine {
 
   private void step(Task task) {
     for (int guard = 0; guard < 1_000; guard++) {
+      task.spinning = false;
       control.begin(task);
       task.program.next(control);
       String ending = control.finish();
       switch (ending) {
-        case "run" -> {
+        case "run", "spin" -> {
           task.state = State.RUNNING;
           trace.add(new Step(nowNs, task.id, ending, control.amount));
-          schedule(task, nowNs + Math.max(1, Math.round(control.amount / task.speed)));
+          task.spinning = ending.equals("spin");
+          task.dueNs = nowNs + Math.max(1, Math.round(control.amount / task.speed));
+          schedule(task, task.dueNs);
           return;
         }
         case "sleep" -> {
@@ -350,6 +357,12 @@ final class IdealMachine {
     }
 
     @Override
+    public void spin(double work) {
+      run(work);
+      ending = "spin";
+    }
+
+    @Override
     public void sleep(long ns) {
       if (ns <= 0) {
         throw new IllegalArgumentException("sleep(" + ns + ")");
@@ -380,7 +393,14 @@ final class IdealMachine {
         case EXITED -> {
           // Lost, as in the kernel.
         }
-        default -> target.pendingWake = true;
+        default -> {
+          if (target.spinning) {
+            target.spinning = false;
+            schedule(target, Math.min(target.dueNs, nowNs + wakeLatencyNs));
+          } else {
+            target.pendingWake = true;
+          }
+        }
       }
     }
 
