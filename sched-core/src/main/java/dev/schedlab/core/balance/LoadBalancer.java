@@ -531,7 +531,7 @@ public final class LoadBalancer implements BalanceActions {
         if (idleSmt == NO_CPU) {
           idleSmt = cpu;
         }
-        swbCpus.andNotWith(topology.smtSiblings(cpu));
+        swbCpus.removeAll(topology.smtSiblings(cpu));
         continue;
       }
       return cpu == e.dstCpu;

@@ -376,7 +376,7 @@ final class WakeupPlacement {
     if (idle) {
       return core;
     }
-    cpus.andNotWith(smt);
+    cpus.removeAll(smt);
     return -1;
   }
 

@@ -35,7 +35,7 @@ final class ExcludeSiblings implements BalancePass {
     }
     CpuMask destinations = pass.pushDestinations();
     for (int dst = destinations.first(); dst != CpuMask.NO_CPU; dst = destinations.next(dst)) {
-      candidates.andNotWith(topology.smtSiblings(dst));
+      candidates.removeAll(topology.smtSiblings(dst));
     }
   }
 }
