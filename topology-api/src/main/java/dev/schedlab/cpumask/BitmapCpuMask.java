@@ -429,7 +429,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
   }
 
   @Override
-  public final int hashCode() {
+  public int hashCode() {
     return hashOf(this);
   }
 

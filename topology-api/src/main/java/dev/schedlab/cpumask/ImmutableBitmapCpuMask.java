@@ -14,10 +14,19 @@ final class ImmutableBitmapCpuMask extends BitmapCpuMask implements ImmutableCpu
   /** Indices of the non-zero words, ascending, when the mask is sparse; otherwise {@code null}. */
   final int[] nonZeroWords;
 
+  /** The words never change, so the hash is computed once: spans are used as map keys. */
+  private final int hash;
+
   /** Takes ownership of {@code words}; no reference to them may escape elsewhere. */
   ImmutableBitmapCpuMask(int nrCpuIds, long[] words) {
     super(nrCpuIds, words);
     this.nonZeroWords = sparseIndex(words);
+    this.hash = hashOf(this);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash;
   }
 
   private static int[] sparseIndex(long[] words) {

@@ -99,13 +99,12 @@ final class DomainBuild {
 
   boolean hasAsymCapacity;
 
-  private final Map<MaskKey, ImmutableCpuMask> interned = new HashMap<>();
-  private final Map<ImmutableCpuMask, MaskKey> keys = new IdentityHashMap<>();
+  private final Map<ImmutableCpuMask, ImmutableCpuMask> interned = new HashMap<>();
   private final List<ImmutableCpuMask> capacitySpans = new ArrayList<>();
   private final Map<LevelSpan, SharedGroups> sharedGroups = new HashMap<>();
   private final Map<LevelSpan, ImmutableCpuMask> balanceMasks = new HashMap<>();
 
-  private record LevelSpan(int tl, MaskKey span) {}
+  private record LevelSpan(int tl, ImmutableCpuMask span) {}
 
   /**
    * The groups of a non-overlapping domain span, shared by every CPU of the span as the kernel
@@ -395,7 +394,7 @@ final class DomainBuild {
    * Returned sorted by first CPU; {@link #orderedGroups} rotates them for one CPU.
    */
   private SharedGroups buildGroups(Draft sd) {
-    LevelSpan key = new LevelSpan(sd.tl, key(sd.span));
+    LevelSpan key = new LevelSpan(sd.tl, sd.span);
     SharedGroups shared = sharedGroups.get(key);
     if (shared != null) {
       return shared;
@@ -468,7 +467,7 @@ final class DomainBuild {
 
   /** Models {@code build_balance_mask()}: CPUs of the group whose own child domain is the group. */
   private ImmutableCpuMask buildBalanceMask(Draft sibling, ImmutableCpuMask groupSpan) {
-    LevelSpan key = new LevelSpan(sibling.tl, key(groupSpan));
+    LevelSpan key = new LevelSpan(sibling.tl, groupSpan);
     ImmutableCpuMask known = balanceMasks.get(key);
     if (known != null) {
       return known;
@@ -671,24 +670,15 @@ final class DomainBuild {
     int cores = 0;
     for (int c = left.first(); c != CpuMask.NO_CPU; c = left.next(c)) {
       cores++;
-      left.andNotWith(topology.smtSiblings(c));
+      left.removeAll(topology.smtSiblings(c));
     }
     return cores;
   }
 
   ImmutableCpuMask intern(CpuMask mask) {
-    MaskKey key = MaskKey.of(mask);
-    ImmutableCpuMask known = interned.putIfAbsent(key, key.mask);
-    if (known != null) {
-      return known;
-    }
-    keys.put(key.mask, key);
-    return key.mask;
-  }
-
-  /** The hash key of a mask, cached per instance (all spans and group masks are interned). */
-  MaskKey key(ImmutableCpuMask mask) {
-    return keys.computeIfAbsent(mask, MaskKey::new);
+    ImmutableCpuMask frozen = mask.toImmutable();
+    ImmutableCpuMask known = interned.putIfAbsent(frozen, frozen);
+    return known != null ? known : frozen;
   }
 
   /** An unmodifiable rotation of a shared array: the local group first, then around the circle. */

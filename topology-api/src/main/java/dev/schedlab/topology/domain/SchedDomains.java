@@ -58,7 +58,8 @@ public final class SchedDomains {
   private final boolean asymCpuCapacity;
   private final boolean clusterActive;
 
-  private record GroupKey(int tl, MaskKey span, MaskKey balance, int flags) {}
+  private record GroupKey(
+      int tl, ImmutableCpuMask span, ImmutableCpuMask balance, int flags) {}
 
   private record SlotKey(int tl, int cpu) {}
 
@@ -162,7 +163,7 @@ public final class SchedDomains {
       Map<SlotKey, Integer> slots) {
     int flags = build.groupFlags(draft, tl);
     return groupObjects.computeIfAbsent(
-        new GroupKey(tl, build.key(draft.span()), build.key(draft.balanceMask()), flags),
+        new GroupKey(tl, draft.span(), draft.balanceMask(), flags),
         key -> {
           int slot =
               slots.computeIfAbsent(
