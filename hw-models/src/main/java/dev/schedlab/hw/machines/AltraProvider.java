@@ -1,7 +1,6 @@
 package dev.schedlab.hw.machines;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
@@ -69,8 +68,8 @@ public final class AltraProvider implements HardwareModelProvider {
         SiblingNumbering.ADJACENT, RegularMachine.NodeScope.MACHINE, 0, 0,
         cpu -> Topology.SCHED_CAPACITY_SCALE).toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return new Machine(topology, Assumptions.model(topology, p, bandwidth, false),
-        Assumptions.facts(p, bandwidth, "Ampere Altra Q80-30; LLC span and per-thread bandwidth"
-            + " are assumptions (see hw.altra)."));
+    return Assumptions.machine(topology, p, bandwidth,
+        "Ampere Altra Q80-30; LLC span and per-thread bandwidth"
+            + " are assumptions (see hw.altra).");
   }
 }

@@ -1,5 +1,6 @@
 package dev.schedlab.hw.machines;
 
+import dev.schedlab.hw.Machine;
 import dev.schedlab.hw.perf.CpuLayout;
 import dev.schedlab.hw.perf.MemoryBandwidthShare;
 import dev.schedlab.hw.perf.MigrationWarmup;
@@ -125,6 +126,16 @@ final class Assumptions {
     return new MachineFacts(
         p.getDouble(CLOCK) * 1e9, p.getDouble(FLOP), bandwidthPerNodeGbs * 1e9,
         notes + " Values in use: " + p + ".");
+  }
+
+  /**
+   * A machine without the Olympus idle qualification: {@code topology} with the standard model
+   * and the facts from {@code p}, bandwidth per node as given.
+   */
+  static Machine machine(
+      Topology topology, Parameters p, double bandwidthPerNodeGbs, String notes) {
+    return new Machine(topology, model(topology, p, bandwidthPerNodeGbs, false),
+        facts(p, bandwidthPerNodeGbs, notes));
   }
 
   /** The standard performance model with these parameters. */

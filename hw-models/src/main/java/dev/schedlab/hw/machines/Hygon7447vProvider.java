@@ -1,7 +1,6 @@
 package dev.schedlab.hw.machines;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
@@ -92,9 +91,9 @@ public final class Hygon7447vProvider implements HardwareModelProvider {
         cpu -> Topology.SCHED_CAPACITY_SCALE);
     Topology topology = shape.toTopology();
     double perNode = p.getDouble(Assumptions.MEMORY) / (perDie ? dies : 1);
-    return new Machine(topology, Assumptions.model(topology, p, perNode, false),
-        Assumptions.facts(p, perNode, "Hygon 7447v: only 384 CPUs, SMT2, private L3 per die and"
+    return Assumptions.machine(topology, p, perNode,
+        "Hygon 7447v: only 384 CPUs, SMT2, private L3 per die and"
             + " NUMA are given; sockets, dies, nodes, clock, bandwidth and co-run factors are"
-            + " assumptions (see hw.hygon-7447v)."));
+            + " assumptions (see hw.hygon-7447v).");
   }
 }

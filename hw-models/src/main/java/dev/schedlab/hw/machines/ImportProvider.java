@@ -1,7 +1,6 @@
 package dev.schedlab.hw.machines;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.hw.Machine;
 import dev.schedlab.hw.importer.HwlocXmlImporter;
 import dev.schedlab.hw.importer.ImportedTopology;
 import dev.schedlab.hw.importer.LscpuImporter;
@@ -66,11 +65,11 @@ public final class ImportProvider implements HardwareModelProvider {
         p.getDouble("efficiency_kind_capacity"));
     Topology topology = imported.toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return new Machine(topology, Assumptions.model(topology, p, bandwidth, false),
-        Assumptions.facts(p, bandwidth, "Imported from " + imported.source() + " ("
+    return Assumptions.machine(topology, p, bandwidth,
+        "Imported from " + imported.source() + " ("
             + imported.format() + ")" + (imported.notes().isEmpty() ? "" : "; "
             + String.join("; ", imported.notes())) + "; performance numbers are generic"
-            + " assumptions."));
+            + " assumptions.");
   }
 
   /** Reads {@code path} in {@code format} ({@code auto} guesses). */

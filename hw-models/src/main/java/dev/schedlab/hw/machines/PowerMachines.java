@@ -1,6 +1,5 @@
 package dev.schedlab.hw.machines;
 
-import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.Parameters;
@@ -42,7 +41,6 @@ final class PowerMachines {
         threads, SiblingNumbering.ADJACENT, RegularMachine.NodeScope.SOCKET, remote, remote,
         cpu -> Topology.SCHED_CAPACITY_SCALE).toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return new Machine(topology, Assumptions.model(topology, p, bandwidth, false),
-        Assumptions.facts(p, bandwidth, notes));
+    return Assumptions.machine(topology, p, bandwidth, notes);
   }
 }

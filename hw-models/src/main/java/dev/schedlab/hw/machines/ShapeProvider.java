@@ -1,7 +1,6 @@
 package dev.schedlab.hw.machines;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
@@ -62,8 +61,8 @@ public final class ShapeProvider implements HardwareModelProvider {
     Topology topology = shape.toTopology(
         SiblingNumbering.valueOf(p.getString("numbering").toUpperCase(Locale.ROOT)));
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return new Machine(topology, Assumptions.model(topology, p, bandwidth, false),
-        Assumptions.facts(p, bandwidth, "Shape " + shape + "; every performance number is a"
-            + " generic assumption (see hw.shape)."));
+    return Assumptions.machine(topology, p, bandwidth,
+        "Shape " + shape + "; every performance number is a"
+            + " generic assumption (see hw.shape).");
   }
 }

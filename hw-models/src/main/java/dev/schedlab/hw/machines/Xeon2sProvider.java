@@ -1,7 +1,6 @@
 package dev.schedlab.hw.machines;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.Parameters;
@@ -56,8 +55,8 @@ public final class Xeon2sProvider implements HardwareModelProvider {
         RegularMachine.NodeScope.SOCKET, remote, remote, cpu -> Topology.SCHED_CAPACITY_SCALE)
         .toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return new Machine(topology, Assumptions.model(topology, p, bandwidth, false),
-        Assumptions.facts(p, bandwidth, "2-socket Xeon, 64 CPUs as in the SCHED_IDLE thread; the"
-            + " part, clock, bandwidth and co-run factors are assumptions (see hw.xeon-2s)."));
+    return Assumptions.machine(topology, p, bandwidth,
+        "2-socket Xeon, 64 CPUs as in the SCHED_IDLE thread; the"
+            + " part, clock, bandwidth and co-run factors are assumptions (see hw.xeon-2s).");
   }
 }

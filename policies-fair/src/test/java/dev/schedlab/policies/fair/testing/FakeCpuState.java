@@ -28,22 +28,9 @@ public final class FakeCpuState implements CpuStateView {
     this.nohzIdleMask = CpuMasks.mutable(topology.nrCpuIds());
   }
 
-  /** The machine. */
-  public Topology topology() {
-    return topology;
-  }
-
   /** Sets whether {@code cpu} is idle. */
   public FakeCpuState idle(int cpu, boolean value) {
     idle[cpu] = value;
-    return this;
-  }
-
-  /** Sets every CPU's idle state from bit {@code cpu} of {@code bits} (CPUs below 64). */
-  public FakeCpuState idleBits(long bits) {
-    for (int cpu = 0; cpu < idle.length; cpu++) {
-      idle[cpu] = cpu < Long.SIZE && (bits >>> cpu & 1L) != 0;
-    }
     return this;
   }
 
