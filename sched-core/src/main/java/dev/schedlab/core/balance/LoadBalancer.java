@@ -1600,7 +1600,7 @@ public final class LoadBalancer implements BalanceActions {
   }
 
   /** Models {@code check_cpu_capacity(rq, sd)}: capacity reduced by more than imbalance_pct. */
-  private boolean checkCpuCapacity(int cpu, SchedDomain sd) {
+  public boolean checkCpuCapacity(int cpu, SchedDomain sd) {
     return state.capacityOf(cpu) * sd.imbalancePct() < (long) topology.capacity(cpu) * 100;
   }
 

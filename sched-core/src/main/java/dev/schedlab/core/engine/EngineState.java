@@ -50,6 +50,11 @@ final class EngineState implements CpuStateView {
     }
   }
 
+  /** Each CPU's other SMT siblings (empty for an impossible CPU); shared, not to be modified. */
+  int[][] siblingsOf() {
+    return siblings;
+  }
+
   @Override
   public long nowNs() {
     return sim.loop.now();

@@ -21,9 +21,8 @@ final class EngineStatistics {
   private final int nrCpuIds;
   private final int nrLevels;
 
-  long softirqs;
+  /** SCHED_SOFTIRQ runs raised by the tick; those raised by a kick are the {@link #ilbRuns}. */
   long softirqsFromTick;
-  long softirqsFromKick;
 
   /** {@code kick_ilb()} calls. */
   long kickIlbCalls;
@@ -49,7 +48,7 @@ final class EngineStatistics {
   long ilbCpusExamined;
   /** ILB choices per CPU. */
   final long[] ilbChosen;
-  /** {@code _nohz_idle_balance()} runs on behalf of a kick. */
+  /** {@code _nohz_idle_balance()} runs on behalf of a kick, each in a SCHED_SOFTIRQ. */
   long ilbRuns;
   /** CPUs visited by those runs. */
   long ilbCpusVisited;

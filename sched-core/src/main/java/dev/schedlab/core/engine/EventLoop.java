@@ -33,10 +33,7 @@ final class EventLoop {
    * @throws IllegalArgumentException if {@code time} is before the clock
    */
   void schedule(long time, Event event) {
-    if (time < now) {
-      throw new IllegalArgumentException(
-          "event " + event + " scheduled at " + time + " ns, before the clock (" + now + " ns)");
-    }
+    checkNotBeforeClock(time, event);
     queue.add(time, event.priority(), sequence++, event);
   }
 
@@ -48,11 +45,15 @@ final class EventLoop {
    * @throws IllegalArgumentException if {@code time} is before the clock
    */
   void scheduleSlot(int slot, long time, Event event) {
+    checkNotBeforeClock(time, event);
+    queue.addOrMove(slot, time, event.priority(), sequence++, event);
+  }
+
+  private void checkNotBeforeClock(long time, Event event) {
     if (time < now) {
       throw new IllegalArgumentException(
           "event " + event + " scheduled at " + time + " ns, before the clock (" + now + " ns)");
     }
-    queue.addOrMove(slot, time, event.priority(), sequence++, event);
   }
 
   /** Drops the event pending under {@code slot}, if any. */

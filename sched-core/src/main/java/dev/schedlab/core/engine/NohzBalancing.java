@@ -8,13 +8,13 @@ import static dev.schedlab.core.engine.EngineStatistics.NOHZ_STATS_KICK;
 
 import dev.schedlab.core.balance.BalanceCost;
 import dev.schedlab.core.balance.BalanceCostModel;
-import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.HousekeepingType;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
+import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
 
 /**
  * NOHZ idle balancing, as in kernel/sched/fair.c: the global {@code nohz} state ({@code
@@ -63,6 +63,16 @@ final class NohzBalancing {
 
   private final BalanceCost passCost = new BalanceCost();
   private final BalanceCost cpuCost = new BalanceCost();
+
+  // The state of the _nohz_idle_balance() pass in progress, shared with visitIdleCpu().
+  private final IntProcedure visitIdleCpu = this::visitIdleCpu;
+  private int passFlags;
+  private long passJiffies;
+  private long passNext;
+  private boolean passUpdateNextBalance;
+  private boolean passBlocked;
+  private int passVisited;
+  private int passBlockedUpdates;
 
   NohzBalancing(Simulation sim) {
     this.sim = sim;
@@ -182,7 +192,7 @@ final class NohzBalancing {
         break kick;
       }
       SchedDomain base = domains.baseDomain(cpu);
-      if (base != null && rq.nr >= 1 && checkCpuCapacity(cpu, base)) {
+      if (base != null && rq.nr >= 1 && sim.balancer.checkCpuCapacity(cpu, base)) {
         flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
         break kick;
       }
@@ -204,12 +214,6 @@ final class NohzBalancing {
     if (flags != 0) {
       kickIlb(rq, flags);
     }
-  }
-
-  /** Equivalent of {@code check_cpu_capacity(rq, sd)}. */
-  private boolean checkCpuCapacity(int cpu, SchedDomain sd) {
-    return sim.state.capacityOf(cpu) * sd.imbalancePct()
-        < (long) sim.topology.capacity(cpu) * 100;
   }
 
   /** Models {@code kick_ilb(flags)} run by the busy CPU {@code rq}. */
@@ -282,8 +286,6 @@ final class NohzBalancing {
 
   /** The softirq on the ILB for a kick: {@code nohz_idle_balance()} with the kick's flags. */
   void runKickedIdleBalance(CpuRunqueue rq, int flags) {
-    stats.softirqs++;
-    stats.softirqsFromKick++;
     stats.ilbRuns++;
     long ns = nohzIdleBalance(rq, flags);
     sim.listener.ilbRun(sim.scheduler.now(), rq.cpu, ns);
@@ -300,11 +302,13 @@ final class NohzBalancing {
    */
   long nohzIdleBalance(CpuRunqueue ilbRq, int flags) {
     long jiffies = jiffies();
-    long next = jiffies + 60L * hz;
-    boolean updateNextBalance = false;
-    boolean blocked = false;
-    int visited = 0;
-    int blockedUpdates = 0;
+    passFlags = flags;
+    passJiffies = jiffies;
+    passNext = jiffies + 60L * hz;
+    passUpdateNextBalance = false;
+    passBlocked = false;
+    passVisited = 0;
+    passBlockedUpdates = 0;
     passCost.reset();
     if ((flags & NOHZ_STATS_KICK) != 0) {
       hasBlockedLoad = false;
@@ -313,60 +317,47 @@ final class NohzBalancing {
       needsUpdate = false;
     }
     int ilb = ilbRq.cpu;
-    int start = ilb + 1 >= nrCpuIds ? 0 : ilb + 1;
-    int first = idleCpusMask.next(start - 1);
-    boolean wrapped = false;
-    if (first == CpuMask.NO_CPU) {
-      first = idleCpusMask.first();
-      wrapped = true;
-    }
-    for (int cpu = first; cpu != CpuMask.NO_CPU; ) {
-      if (wrapped && cpu >= start) {
-        break;
-      }
-      visited++;
-      if (sim.state.isIdle(cpu)) {
-        CpuRunqueue rq = rqs[cpu];
-        if ((flags & NOHZ_STATS_KICK) != 0) {
-          boolean updated = rq.lastBlockedLoadUpdateTick != jiffies && rq.hasBlockedLoad;
-          blocked |= updateNohzStats(rq);
-          if (updated) {
-            blockedUpdates++;
-          }
-        }
-        if (jiffies >= sim.balancer.nextBalance(cpu)) {
-          if ((flags & NOHZ_BALANCE_KICK) != 0) {
-            cpuCost.reset();
-            sim.balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
-            sim.scheduler.notifyPeriodicBalance(cpu);
-            passCost.add(cpuCost);
-            stats.ilbBalanceCalls++;
-          }
-        }
-        next = Math.min(next, sim.balancer.nextBalance(cpu));
-        updateNextBalance = true;
-      }
-      int following = idleCpusMask.next(cpu);
-      if (following == CpuMask.NO_CPU && !wrapped) {
-        wrapped = true;
-        following = idleCpusMask.first();
-      }
-      cpu = following;
-    }
-    if (updateNextBalance) {
-      nextBalance = next;
+    idleCpusMask.forEachCpuWrap(ilb + 1 >= nrCpuIds ? 0 : ilb + 1, visitIdleCpu);
+    if (passUpdateNextBalance) {
+      nextBalance = passNext;
     }
     if ((flags & NOHZ_STATS_KICK) != 0) {
       nextBlocked = jiffies + msecsToJiffies(Pelt.LOAD_AVG_PERIOD);
     }
-    if (blocked) {
+    if (passBlocked) {
       hasBlockedLoad = true;
     }
-    stats.ilbCpusVisited += visited;
+    stats.ilbCpusVisited += passVisited;
     return costModel.baseNs()
         + costModel.variableNs(passCost)
-        + visited * sim.options.ilbPerCpuVisitedNs()
-        + blockedUpdates * sim.options.blockedLoadUpdateNs();
+        + passVisited * sim.options.ilbPerCpuVisitedNs()
+        + passBlockedUpdates * sim.options.blockedLoadUpdateNs();
+  }
+
+  /** The body of {@code _nohz_idle_balance()}'s {@code for_each_cpu_wrap()} for one CPU. */
+  private void visitIdleCpu(int cpu) {
+    passVisited++;
+    if (!sim.state.isIdle(cpu)) {
+      return;
+    }
+    CpuRunqueue rq = rqs[cpu];
+    if ((passFlags & NOHZ_STATS_KICK) != 0) {
+      boolean updated = rq.lastBlockedLoadUpdateTick != passJiffies && rq.hasBlockedLoad;
+      passBlocked |= updateNohzStats(rq);
+      if (updated) {
+        passBlockedUpdates++;
+      }
+    }
+    if (passJiffies >= sim.balancer.nextBalance(cpu)
+        && (passFlags & NOHZ_BALANCE_KICK) != 0) {
+      cpuCost.reset();
+      sim.balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
+      sim.scheduler.notifyPeriodicBalance(cpu);
+      passCost.add(cpuCost);
+      stats.ilbBalanceCalls++;
+    }
+    passNext = Math.min(passNext, sim.balancer.nextBalance(cpu));
+    passUpdateNextBalance = true;
   }
 
   /** Models {@code update_nohz_stats(rq)}: whether the CPU still has blocked load to decay. */

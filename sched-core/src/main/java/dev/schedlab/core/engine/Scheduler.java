@@ -69,12 +69,15 @@ final class Scheduler {
   private final int timekeeperCpu;
   private final ImmutableCpuMask nohzFull;
   private final ImmutableCpuMask online;
+  /** {@link EngineState#siblingsOf()}. */
   private final int[][] siblingsOf;
   /** Whether each CPU has sched domains ({@code !on_null_domain()}). */
   private final boolean[] hasDomains;
   private final int[] nodeIndex;
   private final int[] memoryBoundPerNode;
-  private final int[][] nodeCpus;
+  private final ImmutableCpuMask[] nodeCpus;
+  /** CPUs running a {@link WorkClass#MEMORY} task. */
+  private final MutableCpuMask memoryBoundCpus;
   private final TaskProgramControl control;
   private final BalanceCost cost = new BalanceCost();
   /** Each CPU's timer event, scheduled under the CPU's slot (the CPU number). */
@@ -112,23 +115,11 @@ final class Scheduler {
         nohzFull.isEmpty()
             ? CpuMask.NO_CPU
             : topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE).firstAnd(online);
-    this.siblingsOf = new int[nrCpuIds][];
+    this.siblingsOf = sim.state.siblingsOf();
     this.hasDomains = new boolean[nrCpuIds];
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
-      if (!topology.isPossible(cpu)) {
-        siblingsOf[cpu] = new int[0];
-        continue;
-      }
-      hasDomains[cpu] = !domains.domains(cpu).isEmpty() && online.test(cpu);
-      ImmutableCpuMask smt = topology.smtSiblings(cpu);
-      int[] others = new int[smt.weight() - 1];
-      int k = 0;
-      for (int s = smt.first(); s != CpuMask.NO_CPU; s = smt.next(s)) {
-        if (s != cpu) {
-          others[k++] = s;
-        }
-      }
-      siblingsOf[cpu] = others;
+      hasDomains[cpu] =
+          topology.isPossible(cpu) && !domains.domains(cpu).isEmpty() && online.test(cpu);
     }
     int[] nodes = topology.nodes();
     int maxNode = 0;
@@ -136,17 +127,12 @@ final class Scheduler {
       maxNode = Math.max(maxNode, node);
     }
     this.nodeIndex = new int[maxNode + 1];
-    this.nodeCpus = new int[nodes.length][];
+    this.nodeCpus = new ImmutableCpuMask[nodes.length];
     for (int i = 0; i < nodes.length; i++) {
       nodeIndex[nodes[i]] = i;
-      ImmutableCpuMask mask = topology.nodeMask(nodes[i]);
-      int[] cpus = new int[mask.weight()];
-      int k = 0;
-      for (int c = mask.first(); c != CpuMask.NO_CPU; c = mask.next(c)) {
-        cpus[k++] = c;
-      }
-      nodeCpus[i] = cpus;
+      nodeCpus[i] = topology.nodeMask(nodes[i]);
     }
+    this.memoryBoundCpus = CpuMasks.mutable(nrCpuIds);
     this.memoryBoundPerNode = new int[nodes.length];
     this.control = new TaskProgramControl(this);
     this.cpuTimers = new Event.CpuTimer[nrCpuIds];
@@ -913,14 +899,22 @@ final class Scheduler {
     }
   }
 
+  /**
+   * A memory-bound task starts or stops running on {@code cpu}: the other memory-bound tasks of
+   * its node may change speed. Visits only the CPUs running one, not the whole node.
+   */
   private void memoryBoundChanged(int cpu, int delta) {
     int node = nodeIndex[topology.nodeOf(cpu)];
     memoryBoundPerNode[node] += delta;
-    for (int other : nodeCpus[node]) {
-      CpuRunqueue rq = rqs[other];
-      if (other != cpu && rq.curr != null && rq.curr.workClass == WorkClass.MEMORY) {
-        resync(rq);
-      }
+    memoryBoundCpus.clear(cpu);
+    CpuMask nodeMask = nodeCpus[node];
+    for (int other = memoryBoundCpus.firstAnd(nodeMask);
+        other != CpuMask.NO_CPU;
+        other = memoryBoundCpus.nextAnd(other, nodeMask)) {
+      resync(rqs[other]);
+    }
+    if (delta > 0) {
+      memoryBoundCpus.set(cpu);
     }
   }
 
@@ -1314,7 +1308,6 @@ final class Scheduler {
 
   /** {@code sched_balance_softirq()} raised by the tick. */
   private void runTickSoftirq(CpuRunqueue rq, boolean idle) {
-    stats.softirqs++;
     stats.softirqsFromTick++;
     updateBlockedAverages(rq.cpu);
     cost.reset();

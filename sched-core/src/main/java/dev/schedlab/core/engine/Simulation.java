@@ -246,9 +246,9 @@ public final class Simulation {
         domains.levelNames(),
         schedstat(),
         lb,
-        stats.softirqs,
+        stats.softirqsFromTick + stats.ilbRuns,
         stats.softirqsFromTick,
-        stats.softirqsFromKick,
+        stats.ilbRuns,
         new IlbStatistics(
             stats.kickIlbCalls,
             stats.kickBalance,

@@ -412,7 +412,7 @@ final class WakeupPlacement {
           return result;
         }
         nr = remainingNr;
-        cpus.andNotWith(local.span());
+        cpus.removeAll(local.span());
       }
     }
     int result = scanWrap(p, null, cpus, target, hasIdleCore, nr);

@@ -267,7 +267,8 @@ final class NohzTest {
     assertThat(sim.domains.domains(3)).isEmpty();
     assertThat(sim.nohzIdleMask.test(3)).isFalse();
     assertThat(sim.stats.kickIlbCalls).isZero();
-    assertThat(sim.stats.softirqs).isZero();
+    assertThat(sim.stats.softirqsFromTick).isZero();
+    assertThat(sim.stats.ilbRuns).isZero();
     assertThat(sim.rq(3).nr).as("nothing can pull from an isolated CPU").isEqualTo(2);
   }
 

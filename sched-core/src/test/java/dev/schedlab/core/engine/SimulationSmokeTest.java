@@ -44,8 +44,8 @@ final class SimulationSmokeTest {
     assertThat(result.wakeupLatency().maxNs()).isEqualTo(2_000);
     assertThat(result.ilb().runs()).isPositive();
     assertThat(result.ilb().choicesWithBusySibling()).isEqualTo(result.ilb().choices());
-    assertThat(result.softirqs())
-        .isEqualTo(result.softirqsFromTick() + result.softirqsFromKick());
+    // A kick's softirq runs only where a kick IPI arrived, at most once per IPI.
+    assertThat(result.softirqsFromKick()).isPositive().isLessThanOrEqualTo(result.ilb().ipis());
     assertThat(result.schedstat().cpus()).hasSize(16);
     assertThat(result.schedstat().cpus().get(0).domains()).extracting("name")
         .containsExactly("SMT", "MC", "NUMA");
