@@ -41,9 +41,10 @@ public final class Main {
 
   /**
    * Runs the command line with the given streams; returns the exit code. Progress is shown only
-   * when {@code err} is the process's stderr and that is a terminal.
+   * when {@code err} is the process's stderr and that is a terminal. Public so that embedders and
+   * integration tests go through exactly the code path of the {@code schedlab} command.
    */
-  static int run(String[] args, PrintStream out, PrintStream err) {
+  public static int run(String[] args, PrintStream out, PrintStream err) {
     return run(args, new Cli(out, err, err == System.err && stderrIsTerminal()));
   }
 

@@ -10,6 +10,8 @@ import dev.schedlab.topology.domain.SchedGroup;
 import dev.schedlab.topology.domain.SdFlags;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -73,6 +75,33 @@ final class TopologyCommand implements Callable<Integer> {
    */
   record Level(SchedDomain shown, ImmutableCpuMask cpus, List<ImmutableCpuMask> spans) {}
 
+  /**
+   * What the machine has online, as {@code lstopo} counts it: packages, NUMA nodes, LLCs and cores
+   * that hold at least one online CPU, and the most online threads of any core. {@link Topology}'s
+   * own counts also cover possible-but-offline CPUs (the kernel allocates their structures too:
+   * POWER9 {@code coral-lassen} has 16 disallowed PUs, which would otherwise read as 16 extra
+   * one-thread cores).
+   */
+  record OnlineCounts(int packages, int nodes, int llcs, int cores, int cpus, int smt) {
+
+    static OnlineCounts of(Topology t) {
+      Set<Integer> packages = new HashSet<>();
+      Set<Integer> nodes = new HashSet<>();
+      Set<Integer> llcs = new HashSet<>();
+      Map<Integer, Integer> threads = new HashMap<>();
+      CpuMask online = t.onlineMask();
+      for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
+        packages.add(t.packageId(cpu));
+        nodes.add(t.nodeOf(cpu));
+        llcs.add(t.llcId(cpu));
+        threads.merge(t.coreId(cpu), 1, Integer::sum);
+      }
+      int smt = threads.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      return new OnlineCounts(packages.size(), nodes.size(), llcs.size(), threads.size(),
+          t.cpuCount(), smt);
+    }
+  }
+
   static List<Level> levels(SchedDomains domains) {
     Topology topology = domains.topology();
     Map<Integer, List<SchedDomain>> byBuildLevel = new TreeMap<>();
@@ -99,9 +128,10 @@ final class TopologyCommand implements Callable<Integer> {
   private static void text(
       PrintStream out, String label, Topology t, SchedDomains domains, List<Level> levels) {
     out.println("topology " + t.name() + (label.equals(t.name()) ? "" : " (" + label + ")"));
+    OnlineCounts n = OnlineCounts.of(t);
     out.printf(Locale.ROOT, "  %d packages, %d NUMA nodes, %d LLCs, %d cores, %d CPUs, SMT%d%s%n",
-        t.packageCount(), t.nodeCount(), t.llcCount(), t.coreCount(), t.cpuCount(),
-        t.smtWidth(), t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
+        n.packages(), n.nodes(), n.llcs(), n.cores(), n.cpus(), n.smt(),
+        t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
     out.println("  CPUs " + t.onlineMask().toCpuList() + " online of nr_cpu_ids "
         + t.nrCpuIds());
     for (int node : t.nodes()) {
@@ -151,12 +181,13 @@ final class TopologyCommand implements Callable<Integer> {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("name", t.name());
     root.put("source", label);
-    root.put("packages", t.packageCount());
-    root.put("numa_nodes", t.nodeCount());
-    root.put("llcs", t.llcCount());
-    root.put("cores", t.coreCount());
-    root.put("cpus", t.cpuCount());
-    root.put("smt", t.smtWidth());
+    OnlineCounts n = OnlineCounts.of(t);
+    root.put("packages", n.packages());
+    root.put("numa_nodes", n.nodes());
+    root.put("llcs", n.llcs());
+    root.put("cores", n.cores());
+    root.put("cpus", n.cpus());
+    root.put("smt", n.smt());
     root.put("nr_cpu_ids", t.nrCpuIds());
     root.put("online", t.onlineMask().toCpuList());
     root.put("asymmetric_capacity", t.isAsymmetricCapacity());
