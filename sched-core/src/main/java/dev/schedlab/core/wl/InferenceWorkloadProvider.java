@@ -37,7 +37,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
   private static final double BACKGROUND_CHUNK = 1_000_000;
 
   private static final PluginDescriptor DESCRIPTOR =
-      PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
+      Disturbance.addParameters(PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
           .description(
               "llama-batched-bench-like decode: threads split each token step's work equally"
                   + " and meet at a barrier, optional SCHED_IDLE background; tokens/s")
@@ -63,7 +63,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
                   + " large model)", "compute", "compute", "memory"))
           .parameter(ParameterSpec.ofInt(
               "background", "SCHED_IDLE threads that never sleep, allowed on every CPU", 0, 0,
-              1_000_000))
+              1_000_000)))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -87,7 +87,8 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
         topology, affinity, threads, p.getLong("step_work") / (double) threads,
         p.getInt("sequences"), p.getLong("spin"), WorkloadCpus.policy(p.getString("policy")),
         p.getString("work_class").equals("memory") ? WorkClass.MEMORY : WorkClass.COMPUTE,
-        new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0));
+        new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0),
+        Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Inference implements Workload, SpinThenBlockBarrier.Phases {
@@ -99,11 +100,13 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
     private final SchedPolicy policy;
     private final WorkClass workClass;
     private final BackgroundLoad background;
+    private final Disturbance noise;
     private final SpinThenBlockBarrier barrier;
 
     Inference(
         Topology topology, CpuMask affinity, int threads, double workPerThread, int sequences,
-        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background) {
+        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background,
+        Disturbance noise) {
       this.topology = topology;
       this.affinity = affinity;
       this.threads = threads;
@@ -112,6 +115,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       this.policy = policy;
       this.workClass = workClass;
       this.background = background;
+      this.noise = noise;
       this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
     }
 
@@ -124,6 +128,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
             new TaskSpec("llama/" + i, policy, 0, affinity, workClass), barrier.thread(i),
             order[0]);
       }
+      noise.start(host, order[0]);
     }
 
     @Override
@@ -141,6 +146,8 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       extra.put("step_mean_ms", steps == 0 ? 0 : simulatedNs / 1e6 / steps);
       extra.put("background_threads", (double) background.count());
       extra.put("background_cpu_s", background.workDone() / 1e9);
+      extra.put("noise_tasks", (double) noise.count());
+      extra.put("noise_bursts", (double) noise.bursts());
       barrier.putStatistics(extra, simulatedNs);
       double tokens = seconds == 0 ? 0 : steps * (double) sequences / seconds;
       return new WorkloadResult("throughput", tokens, "tokens/s", true, extra);
