@@ -24,9 +24,10 @@ import java.util.random.RandomGenerator;
  * wakeups per second) and the burst length are assumptions, not measurements; the default is no
  * noise, so a workload without these parameters behaves as before.
  *
- * <p>Per-CPU kthreads (pinned) are not modelled separately: a pinned disturbance delays the
- * thread it displaces but leaves nothing for balancing to do, which the unbound tasks here also
- * cover by their delay.
+ * <p>Per-CPU kthreads (pinned) are not modelled separately. An unbound noise task placed on a busy
+ * CPU has the same first effect (the displaced thread waits behind it), but balancing may move
+ * the noise task itself, which it cannot do with a pinned kthread. The exponential sleeps draw
+ * from the workload's random stream, so runs are deterministic per seed.
  */
 final class Disturbance {
 

@@ -25,6 +25,15 @@ import java.util.Map;
  * threadpool barrier); each step yields one token per parallel sequence. Optional SCHED_IDLE
  * background threads run forever behind them.
  *
+ * <p>The default barrier (spin 50 µs, then sleep) is libgomp's, as an OpenMP build of llama.cpp
+ * uses. ggml's own threadpool is different: between the ops of a graph its threads meet at {@code
+ * ggml_barrier()}, a pure spin on an atomic counter, and between graphs they poll {@code 1024 ×
+ * 128 × poll} rounds ({@code poll} = 50 by default) before waiting on a condition variable, so in a
+ * steady decode no thread sleeps; {@code spin=1s} with a {@code step_work} of one op (for example
+ * {@code 4ms}) models that (each "step" is then one op, so the metric counts ops × {@code
+ * sequences}: compare such runs only with each other). Optional housekeeping noise ({@code noise_*}, see {@link Disturbance})
+ * displaces threads; none by default.
+ *
  * <p>Metric {@code throughput} in tokens/s: completed steps × {@code sequences} / simulated
  * seconds.
  */
