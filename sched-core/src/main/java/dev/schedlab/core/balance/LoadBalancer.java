@@ -22,6 +22,7 @@ import dev.schedlab.topology.domain.SchedGroup;
 import dev.schedlab.topology.domain.SdFlags;
 import java.util.List;
 import java.util.Objects;
+import java.util.random.RandomGenerator;
 
 /**
  * The fair-class load balancer of one simulation: periodic balancing ({@code
@@ -296,6 +297,43 @@ public final class LoadBalancer implements BalanceActions {
       }
     } finally {
       passCost = null;
+    }
+  }
+
+  /**
+   * Replaces the boot-time balance stamps by the phases of a machine that has been up for a
+   * while, before anything runs. The kernel's domain builder ({@code sd_init()}) stamps every
+   * domain's {@code last_balance} with the current jiffy and {@code sched_init()} sets every
+   * {@code rq->next_balance} to it, so just after boot (and after every domain rebuild) all CPUs
+   * are due at every level in the same jiffy. That phase does not last: {@code
+   * sched_balance_domains()} stamps a domain with the jiffy its balance actually ran, which
+   * depends on when the CPU went idle or busy, on when an idle load balancer happened to be
+   * kicked for it, and on the busy interval ({@code balance_interval × busy_factor} less one
+   * jiffy, which {@code get_sd_balance_interval()} keeps from being a multiple of the idle one).
+   * The model therefore draws, for every CPU and domain bottom-up, {@code last_balance := jiffies
+   * - k} with {@code k} uniform in {@code [0, interval)} where {@code interval} is the domain's
+   * idle interval ({@code get_sd_balance_interval(sd, 0)}; the CPUs are idle at the start), so
+   * each domain of each CPU is next due at a jiffy uniform over its next interval; {@code
+   * rq->next_balance} becomes the earliest of those deadlines, as {@code sched_balance_domains()}
+   * would leave it. Uniform phases are an assumption (the maximum-entropy steady state; no
+   * source measured the distribution); {@code balance_interval} keeps its initial value.
+   *
+   * @param random the stream to draw the phases from, CPUs ascending, domains bottom-up
+   */
+  public void spreadBalanceStamps(RandomGenerator random) {
+    long jiffies = host.jiffies();
+    for (int cpu = 0; cpu < chains.length; cpu++) {
+      if (chains[cpu].length == 0) {
+        continue;
+      }
+      long next = Long.MAX_VALUE;
+      for (SchedDomain sd : chains[cpu]) {
+        int i = index(sd);
+        long interval = sdBalanceInterval(sd, false);
+        lastBalance[i] = jiffies - random.nextLong(interval);
+        next = Math.min(next, lastBalance[i] + interval);
+      }
+      nextBalance[cpu] = next;
     }
   }
 

@@ -29,6 +29,15 @@ package dev.schedlab.core.engine;
  *     idle timestamps. It matters because {@code sched_balance_find_dst_group_cpu()} prefers the
  *     most recently idled CPU, so with equal timestamps every fork would land on the lower SMT
  *     sibling. 0 gives every CPU the same timestamp (the lowest-numbered CPU wins ties)
+ * @param spreadBalanceStamps start the run with each CPU's per-domain {@code last_balance} (and
+ *     so {@code rq->next_balance}) at a uniformly random phase within the domain's idle
+ *     interval, drawn from a stream of its own, as on a machine that has been up for a while
+ *     (see {@code LoadBalancer.spreadBalanceStamps}); default true. False keeps the boot state
+ *     of {@code sd_init()} and {@code sched_init()}: every stamp at jiffy 0, so every CPU is due
+ *     at every level in the same jiffies. It matters most for the top levels, whose idle
+ *     interval ({@code sd_weight} ms: 80 ms on an 80-CPU package) is long against a short run:
+ *     in phase, no idle CPU is due at that level before the interval has passed, and then all
+ *     are due together
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -39,7 +48,8 @@ public record EngineOptions(
     boolean wakeupPreemption,
     boolean checkInvariants,
     int invariantSweepJiffies,
-    long idleHistoryNs) {
+    long idleHistoryNs,
+    boolean spreadBalanceStamps) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -61,40 +71,54 @@ public record EngineOptions(
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
-   * idle history.
+   * idle history, balance stamps spread.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000);
+        10_000_000, true);
   }
 
   /** A copy with the invariant checker on or off. */
   public EngineOptions withCheckInvariants(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, value, invariantSweepJiffies, idleHistoryNs);
+        wakeupPreemption, value, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
   }
 
   /** A copy with another IPI latency. */
   public EngineOptions withIpiLatencyNs(long value) {
     return new EngineOptions(
         value, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
   }
 
   /** A copy with SIS_UTIL on or off. */
   public EngineOptions withSisUtil(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, value,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
   }
 
   /** A copy with another idle-history span (0: all CPUs idle since the same instant). */
   public EngineOptions withIdleHistoryNs(long value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, value);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, value,
+        spreadBalanceStamps);
+  }
+
+  /**
+   * A copy with the balance stamps spread (true) or all at jiffy 0 as after boot (false); see
+   * {@link #spreadBalanceStamps()}.
+   */
+  public EngineOptions withSpreadBalanceStamps(boolean value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs, value);
   }
 
   private static void requireNonNegative(String name, long value) {

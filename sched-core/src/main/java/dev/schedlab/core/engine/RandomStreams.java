@@ -5,8 +5,9 @@ import java.util.SplittableRandom;
 /**
  * Every random stream of a run, derived from one master seed with {@link SplittableRandom#split()}
  * in a fixed order: the workload's, the engine's tie-breaks, one {@code sched_rng()} per CPU, and
- * one per plugin in binding order. Plugins draw from a separate root so that adding a plugin does
- * not change the CPU or workload streams.
+ * one per plugin in binding order, and the initial balance phases ({@link #balanceStamps()}).
+ * Plugins draw from a separate root so that adding a plugin does not change the CPU or workload
+ * streams; the balance-phase stream is split last so that adding it changed none of the others.
  */
 final class RandomStreams {
 
@@ -14,6 +15,7 @@ final class RandomStreams {
   private final SplittableRandom tieBreak;
   private final SplittableRandom[] perCpu;
   private final SplittableRandom pluginRoot;
+  private final SplittableRandom balanceStamps;
 
   RandomStreams(long seed, int nrCpuIds) {
     SplittableRandom master = new SplittableRandom(seed);
@@ -24,6 +26,7 @@ final class RandomStreams {
       perCpu[cpu] = master.split();
     }
     this.pluginRoot = master.split();
+    this.balanceStamps = master.split();
   }
 
   SplittableRandom workload() {
@@ -36,6 +39,14 @@ final class RandomStreams {
 
   SplittableRandom cpu(int cpu) {
     return perCpu[cpu];
+  }
+
+  /**
+   * The stream of the initial {@code last_balance} phases ({@link
+   * EngineOptions#spreadBalanceStamps()}).
+   */
+  SplittableRandom balanceStamps() {
+    return balanceStamps;
   }
 
   /** The next plugin's stream; call once per plugin, in binding order. */

@@ -126,6 +126,9 @@ public final class Simulation {
     this.balancer =
         new LoadBalancer(
             host, passes, setup.balancer(), setup.costModel(), LoadBalancer.newStats(domains));
+    if (options.spreadBalanceStamps()) {
+      balancer.spreadBalanceStamps(random.balanceStamps());
+    }
     this.scheduler = new Scheduler(this);
     this.nohz = new NohzBalancing(this);
     this.placement = new WakeupPlacement(this);

@@ -25,6 +25,15 @@ import java.util.Map;
  * threadpool barrier); each step yields one token per parallel sequence. Optional SCHED_IDLE
  * background threads run forever behind them.
  *
+ * <p>The default barrier (spin 50 µs, then sleep) is libgomp's, as an OpenMP build of llama.cpp
+ * uses. ggml's own threadpool is different: between the ops of a graph its threads meet at {@code
+ * ggml_barrier()}, a pure spin on an atomic counter, and between graphs they poll {@code 1024 ×
+ * 128 × poll} rounds ({@code poll} = 50 by default) before waiting on a condition variable, so in a
+ * steady decode no thread sleeps; {@code spin=1s} with a {@code step_work} of one op (for example
+ * {@code 4ms}) models that (each "step" is then one op, so the metric counts ops × {@code
+ * sequences}: compare such runs only with each other). Optional housekeeping noise ({@code noise_*}, see {@link Disturbance})
+ * displaces threads; none by default.
+ *
  * <p>Metric {@code throughput} in tokens/s: completed steps × {@code sequences} / simulated
  * seconds.
  */
@@ -37,7 +46,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
   private static final double BACKGROUND_CHUNK = 1_000_000;
 
   private static final PluginDescriptor DESCRIPTOR =
-      PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
+      Disturbance.addParameters(PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
           .description(
               "llama-batched-bench-like decode: threads split each token step's work equally"
                   + " and meet at a barrier, optional SCHED_IDLE background; tokens/s")
@@ -63,7 +72,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
                   + " large model)", "compute", "compute", "memory"))
           .parameter(ParameterSpec.ofInt(
               "background", "SCHED_IDLE threads that never sleep, allowed on every CPU", 0, 0,
-              1_000_000))
+              1_000_000)))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -87,7 +96,8 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
         topology, affinity, threads, p.getLong("step_work") / (double) threads,
         p.getInt("sequences"), p.getLong("spin"), WorkloadCpus.policy(p.getString("policy")),
         p.getString("work_class").equals("memory") ? WorkClass.MEMORY : WorkClass.COMPUTE,
-        new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0));
+        new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0),
+        Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Inference implements Workload, SpinThenBlockBarrier.Phases {
@@ -99,11 +109,13 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
     private final SchedPolicy policy;
     private final WorkClass workClass;
     private final BackgroundLoad background;
+    private final Disturbance noise;
     private final SpinThenBlockBarrier barrier;
 
     Inference(
         Topology topology, CpuMask affinity, int threads, double workPerThread, int sequences,
-        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background) {
+        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background,
+        Disturbance noise) {
       this.topology = topology;
       this.affinity = affinity;
       this.threads = threads;
@@ -112,6 +124,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       this.policy = policy;
       this.workClass = workClass;
       this.background = background;
+      this.noise = noise;
       this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
     }
 
@@ -124,6 +137,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
             new TaskSpec("llama/" + i, policy, 0, affinity, workClass), barrier.thread(i),
             order[0]);
       }
+      noise.start(host, order[0]);
     }
 
     @Override
@@ -141,6 +155,8 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       extra.put("step_mean_ms", steps == 0 ? 0 : simulatedNs / 1e6 / steps);
       extra.put("background_threads", (double) background.count());
       extra.put("background_cpu_s", background.workDone() / 1e9);
+      extra.put("noise_tasks", (double) noise.count());
+      extra.put("noise_bursts", (double) noise.bursts());
       barrier.putStatistics(extra, simulatedNs);
       double tokens = seconds == 0 ? 0 : steps * (double) sequences / seconds;
       return new WorkloadResult("throughput", tokens, "tokens/s", true, extra);

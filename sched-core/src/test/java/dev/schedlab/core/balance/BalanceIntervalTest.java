@@ -126,4 +126,44 @@ final class BalanceIntervalTest {
     assertThat(balancer.lastBalance(0, 0)).isEqualTo(1002);
     assertThat(balancer.nextBalance(0)).isEqualTo(1006);
   }
+
+  @Test
+  void spreadBalanceStamps_eachDomainDueWithinItsIdleInterval_nextBalanceEarliest() {
+    // 2 nodes x 8 cores: MC (8 CPUs, 8 ms) and NUMA/PKG above it (16 CPUs, 16 ms).
+    FakeHost host = FakeHost.of("2n1l8c1t");
+    LoadBalancer balancer = host.balancer();
+    host.setNowMs(500);
+    balancer.spreadBalanceStamps(new java.util.SplittableRandom(7));
+    int levels = host.domains().domains(0).size();
+    assertThat(levels).isGreaterThanOrEqualTo(2);
+    java.util.Set<Long> topPhases = new java.util.HashSet<>();
+    for (int cpu = 0; cpu < 16; cpu++) {
+      long earliest = Long.MAX_VALUE;
+      for (int level = 0; level < levels; level++) {
+        long interval = balancer.sdBalanceInterval(host.domain(cpu, level), false);
+        long last = balancer.lastBalance(cpu, level);
+        assertThat(last).isBetween(500 - interval + 1, 500L);
+        earliest = Math.min(earliest, last + interval);
+      }
+      assertThat(balancer.nextBalance(cpu)).isEqualTo(earliest).isGreaterThan(500);
+      topPhases.add(balancer.lastBalance(cpu, levels - 1));
+    }
+    // Not all in phase: 16 draws from 16 values are all equal with probability 16^-15.
+    assertThat(topPhases).hasSizeGreaterThan(1);
+  }
+
+  @Test
+  void spreadBalanceStamps_sameSeed_sameStamps() {
+    long[] first = new long[16];
+    long[] second = new long[16];
+    for (long[] out : new long[][] {first, second}) {
+      FakeHost host = FakeHost.of("2n1l8c1t");
+      LoadBalancer balancer = host.balancer();
+      balancer.spreadBalanceStamps(new java.util.SplittableRandom(3));
+      for (int cpu = 0; cpu < 16; cpu++) {
+        out[cpu] = balancer.nextBalance(cpu);
+      }
+    }
+    assertThat(second).containsExactly(first);
+  }
 }

@@ -154,12 +154,18 @@ final class NohzTest {
     assertThat(sim.stats.kickIlbCalls).isEqualTo(kicks);
   }
 
+  private static final EngineOptions BOOT_STAMPS =
+      EngineOptions.defaults().withCheckInvariants(true).withSpreadBalanceStamps(false);
+
   @Test
   void ilbPass_visitsIdleMaskFromIlbPlusOneWrappingItselfLast() {
     List<Integer> visits = new ArrayList<>();
     Simulation sim =
         EngineFixture.on("1n1l8c1t")
             .pass(TestPlugins.recordIdlePasses(visits))
+            // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
+            // records, each CPU it visits.
+            .options(BOOT_STAMPS)
             .tasks(host -> {
               host.spawn(pinned("a", 8, 3), ScriptedWorkload.spin(), 3);
               host.spawn(pinned("b", 8, 3), ScriptedWorkload.spin(), 3);
@@ -177,6 +183,9 @@ final class NohzTest {
     Simulation sim =
         EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-4"))
             .pass(TestPlugins.recordIdlePasses(visits))
+            // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
+            // records, each CPU it visits.
+            .options(BOOT_STAMPS)
             .tasks(host -> {
               host.spawn(pinned("a", 8, 7), ScriptedWorkload.spin(), 7);
               host.spawn(pinned("b", 8, 7), ScriptedWorkload.spin(), 7);
