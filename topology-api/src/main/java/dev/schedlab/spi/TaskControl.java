@@ -60,8 +60,8 @@ public interface TaskControl {
    *
    * <p>Child-exit notification ({@code __wake_up_parent()}) is a sync wakeup too, but {@code
    * select_task_rq_fair()} ignores {@code WF_SYNC} when the waker is exiting ({@code
-   * PF_EXITING}): a program that ends its step with {@link #exit} passes {@code false}, and an
-   * engine may reject a sync wake in such a step.
+   * PF_EXITING}): a wake that stands for an exit notification passes {@code false}. (A write
+   * made just before a task exits is still sync: the task was not exiting when it wrote.)
    *
    * <p>The default ignores the hint (an engine without {@code WF_SYNC}).
    */

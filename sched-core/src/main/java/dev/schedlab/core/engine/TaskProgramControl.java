@@ -24,8 +24,6 @@ final class TaskProgramControl implements TaskControl {
   private double work;
   private boolean spin;
   private long sleepNs;
-  /** Whether the current step made a sync wake (an exiting waker may not: PF_EXITING). */
-  private boolean syncWakeInStep;
 
   TaskProgramControl(Scheduler scheduler) {
     this.scheduler = scheduler;
@@ -39,7 +37,6 @@ final class TaskProgramControl implements TaskControl {
     }
     task = current;
     step = null;
-    syncWakeInStep = false;
     try {
       current.program.next(this);
     } finally {
@@ -120,11 +117,6 @@ final class TaskProgramControl implements TaskControl {
 
   @Override
   public void exit() {
-    if (syncWakeInStep) {
-      throw new IllegalStateException(
-          "the program of " + task + " made a sync wake in the step it exits: an exiting task's"
-              + " wakeups are not sync (select_task_rq_fair() drops WF_SYNC for PF_EXITING)");
-    }
     end(Step.EXIT);
   }
 
@@ -138,7 +130,6 @@ final class TaskProgramControl implements TaskControl {
     if (task == null || step != null) {
       throw new IllegalStateException("wake() must come before the step's run/sleep/block/exit");
     }
-    syncWakeInStep |= sync;
     scheduler.wakeFromTask(task, taskId, sync);
   }
 

@@ -135,8 +135,8 @@ final class WakeupPlacement {
 
   /**
    * Models {@code select_task_rq_fair(p, prev_cpu, wake_flags)} without EAS. {@code sync} is
-   * {@code WF_SYNC} from a waker that is not exiting: programs never make a sync wake in the
-   * step they exit (TaskProgramControl rejects it), and timer wakeups have no waker.
+   * {@code WF_SYNC} from a waker that is not exiting: programs pass sync=false for exit
+   * notifications ({@code TaskControl.wake(int, boolean)}), and timer wakeups are never sync.
    */
   int selectTaskRqFair(Task p, int prevCpu, int thisCpu, int wakeFlags, Task waker) {
     boolean sync = (wakeFlags & WF_SYNC) != 0 && waker != null;
