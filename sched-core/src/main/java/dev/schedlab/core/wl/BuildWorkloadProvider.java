@@ -40,7 +40,8 @@ import java.util.random.RandomGenerator;
  * at end of file. The pipe holds {@code pipe_buffers} writes; a write to a full pipe blocks
  * {@code cc1} until {@code as} reads. The pipe's wakeups are synchronous ({@code WF_SYNC}), as
  * {@code pipe_write()} and {@code pipe_read()} make them: a write into an empty pipe wakes a
- * waiting {@code as}, a read from a full pipe wakes a waiting {@code cc1}. Exit notifications
+ * waiting {@code as}, a read from a full pipe wakes a waiting {@code cc1} ({@code pipe_sync=false}
+ * makes them plain wakeups, to isolate the mechanism). Exit notifications
  * ({@code cc1}, {@code as} to the driver, the driver to make) are plain wakeups: {@code
  * select_task_rq_fair()} drops {@code WF_SYNC} for an exiting waker. Without {@code pipeline} a
  * job is one task that runs its work and exits (the model before pipelines).
@@ -115,6 +116,11 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
               "pipe writes of assembly per job; assumption: ~256 KiB of assembly written in 4 KiB"
                   + " stdio buffers",
               64, 1, 1_000_000))
+          .parameter(ParameterSpec.ofBoolean(
+              "pipe_sync",
+              "pipe wakeups are WF_SYNC, as pipe_write() and pipe_read() make them; false ="
+                  + " plain wakeups (to isolate the sync mechanism)",
+              true))
           .parameter(ParameterSpec.ofInt(
               "pipe_buffers",
               "writes the pipe holds before a write blocks; default pipe of 16 pages, one 4 KiB"
@@ -142,7 +148,8 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
 
   /** The shape of one pipelined job. */
   private record PipelineShape(
-      double driverWork, double asShare, double frontShare, int asmWrites, int pipeBuffers) {}
+      double driverWork, double asShare, double frontShare, int asmWrites, int pipeBuffers,
+      boolean pipeSync) {}
 
   @Override
   public Workload create(WorkloadContext context) {
@@ -158,7 +165,8 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
     long idle = Math.round(period - busy);
     PipelineShape shape = p.getBoolean("pipeline")
         ? new PipelineShape(p.getLong("driver_work"), p.getDouble("as_share"),
-            p.getDouble("front_share"), p.getInt("asm_writes"), p.getInt("pipe_buffers"))
+            p.getDouble("front_share"), p.getInt("asm_writes"), p.getInt("pipe_buffers"),
+            p.getBoolean("pipe_sync"))
         : null;
     return new Build(
         affinity, slots, jobs, p.getLong("job_median"), p.getDouble("job_sigma"),
@@ -402,7 +410,7 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
             readerWaiting = false;
             readerWokenNs = control.nowNs();
             asSyncWakeups++;
-            control.wake(asTask, true);
+            control.wake(asTask, shape.pipeSync());
           }
           if (written == shape.asmWrites()) {
             // Exit closes the write end (as, woken by this last write if it waited, sees end of
@@ -433,7 +441,7 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
             if (writerWaiting) {
               // pipe_read() from a full pipe wakes the writer, synchronously.
               writerWaiting = false;
-              control.wake(cc1Task, true);
+              control.wake(cc1Task, shape.pipeSync());
             }
             control.run(cc1Work * shape.asShare() / shape.asmWrites());
             return;
