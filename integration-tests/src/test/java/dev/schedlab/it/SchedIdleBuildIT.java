@@ -16,14 +16,15 @@ import org.junit.jupiter.api.Test;
  * {@code -j16} finishes sooner with the SCHED_IDLE-aware wakee rule than with the rule from before
  * the fix, both on {@code mainline-7.3} so that only the wakee rule differs.
  *
- * <p>The mechanism, in the model: each {@code wl.build} job is {@code gcc -pipe}, {@code cc1}
- * writing assembly into a pipe that {@code as} reads, and a pipe write wakes {@code as} with
- * {@code WF_SYNC}. With {@code cc1} alone on its CPU, {@code wake_affine_idle()} returns the
- * waker's CPU; the old rule lets {@code select_idle_sibling()} accept it because its only task is
- * SCHED_IDLE, so {@code as} queues behind {@code cc1} (no wakeup preemption among SCHED_IDLE tasks)
- * and its work runs serially with the compiler's while other CPUs idle. The aware rule rejects that
- * CPU for a SCHED_IDLE wakee and the scan finds an idle one: at {@code -j16} at most 16 compilers,
- * 16 assemblers and make run on 64 CPUs, so idle CPUs always exist.
+ * <p>The mechanism, in the model: each {@code wl.build} job is {@code gcc -pipe} (an assumption:
+ * x86 Kbuild dropped {@code -pipe} in 437e88ab8f9e), {@code cc1} writing assembly into a pipe that
+ * {@code as} reads, and a pipe write wakes {@code as} with {@code WF_SYNC}. With {@code cc1} alone
+ * on its CPU, {@code wake_affine_idle()} returns the waker's CPU; the old rule lets {@code
+ * select_idle_sibling()} accept it because its only task is SCHED_IDLE, so {@code as} queues behind
+ * {@code cc1} (no wakeup preemption among SCHED_IDLE tasks) and its work runs serially with the
+ * compiler's while other CPUs idle. The aware rule rejects that CPU for a SCHED_IDLE wakee and the
+ * scan finds an idle one: at {@code -j16} at most 16 compilers, 16 assemblers and make run on 64
+ * CPUs, so idle CPUs always exist.
  *
  * <p>Margins. The build-time gain is bounded above by the assembler's share: {@code as_share}
  * 0.1 of the compiler's work, so at most 0.1 / 1.1 ≈ 9 % if every assembler piece ran serially.
@@ -35,8 +36,8 @@ import org.junit.jupiter.api.Test;
  * stacked wakes, each waiting on average half a jiffy (500 µs) for the tick that can start a
  * rescue, the old rule's mean wake-to-run of {@code as} is at least 100 µs; the aware rule wakes
  * {@code as} on an idle CPU, which runs it after the IPI latency (2 µs), so its mean stays under
- * 20 µs. Without {@code WF_SYNC} ({@code pipe_sync=false}) {@code wake_affine_idle()} keeps an idle
- * previous CPU instead of the waker's, so stacking needs a busy previous CPU: the old rule's
+ * 20 µs. Without {@code WF_SYNC} ({@code pipe_sync=false}) {@code wake_affine_idle()} keeps an
+ * idle previous CPU instead of the waker's, so stacking needs a busy previous CPU: the old rule's
  * wasted-core time (a CPU idle while a task waits) then falls below a fifth of its value with
  * sync, a loose bound for a path that fires only when the assembler's previous CPU was taken.
  */

@@ -30,21 +30,24 @@ import java.util.random.RandomGenerator;
  * a SCHED_IDLE build has something to yield to.
  *
  * <p>With {@code pipeline} (the default) a job is the process tree of one Kbuild compile with
- * {@code gcc -pipe} (arch/x86/Makefile adds {@code -pipe}): a driver (the recipe's shell and the
+ * {@code gcc -pipe}. That is an assumption about the thread's build: arch/x86/Makefile passed
+ * {@code -pipe} until commit 437e88ab8f9e ("x86/build: Remove -pipe from KBUILD_CFLAGS", 2020) and
+ * several other architectures still do; a current x86 build runs {@code cc1} and {@code as} one
+ * after the other unless the user adds {@code -pipe}. The job: a driver (the recipe's shell and the
  * gcc driver, {@code driver_work} of CPU) forks {@code cc1} and {@code as} connected by a pipe and
  * waits for both. {@code cc1} compiles for a lognormal amount of work (median {@code job_median},
- * log-space deviation {@code job_sigma}, drawn from the run's random stream in fork order, so
- * every variant builds the same jobs): {@code front_share} of it before its first output, then
- * {@code asm_writes} equal pieces, each followed by one write of assembly into the pipe. {@code
- * as} reads the writes one at a time, {@code as_share × work / asm_writes} of CPU each, and exits
- * at end of file. The pipe holds {@code pipe_buffers} writes; a write to a full pipe blocks
- * {@code cc1} until {@code as} reads. The pipe's wakeups are synchronous ({@code WF_SYNC}), as
- * {@code pipe_write()} and {@code pipe_read()} make them: a write into an empty pipe wakes a
- * waiting {@code as}, a read from a full pipe wakes a waiting {@code cc1} ({@code pipe_sync=false}
- * makes them plain wakeups, to isolate the mechanism). Exit notifications
- * ({@code cc1}, {@code as} to the driver, the driver to make) are plain wakeups: {@code
- * select_task_rq_fair()} drops {@code WF_SYNC} for an exiting waker. Without {@code pipeline} a
- * job is one task that runs its work and exits (the model before pipelines).
+ * log-space deviation {@code job_sigma}, drawn from the run's random stream in fork order, so every
+ * variant builds the same jobs): {@code front_share} of it before its first output, then {@code
+ * asm_writes} equal pieces, each followed by one write of assembly into the pipe. {@code as} reads
+ * the writes one at a time, {@code as_share × work / asm_writes} of CPU each, and exits at end of
+ * file. The pipe holds {@code pipe_buffers} writes; a write to a full pipe blocks {@code cc1} until
+ * {@code as} reads. The pipe's wakeups are synchronous ({@code WF_SYNC}), as {@code pipe_write()}
+ * and {@code pipe_read()} make them: a write into an empty pipe wakes a waiting {@code as}, a read
+ * from a full pipe wakes a waiting {@code cc1} ({@code pipe_sync=false} makes them plain wakeups,
+ * to isolate the mechanism). Exit notifications ({@code cc1}, {@code as} to the driver, the driver
+ * to make) are plain wakeups: {@code select_task_rq_fair()} drops {@code WF_SYNC} for an exiting
+ * waker. Without {@code pipeline} a job is one task that runs its work and exits (the model before
+ * pipelines).
  *
  * <p>Simplifications: make is one process (Kbuild's recursive makes and their jobserver pipe are
  * not modelled), the shell and {@code fixdep} are folded into the driver's work, and {@code
@@ -72,9 +75,9 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
                   + " against foreground load; build wall time")
           .source(
               "kernel build under SCHED_IDLE on a 2-socket Xeon and nice 19 make -j80 on Altra in"
-                  + " the SCHED_IDLE-wakee thread (seeds-digest §5); gcc -pipe from"
-                  + " arch/x86/Makefile; pipe wakeups sync as in fs/pipe.c; job sizes and shares"
-                  + " are assumptions")
+                  + " the SCHED_IDLE-wakee thread (seeds-digest §5); pipe wakeups sync as in"
+                  + " fs/pipe.c; gcc -pipe (x86 Kbuild dropped it in 437e88ab8f9e), job sizes and"
+                  + " shares are assumptions")
           .parameter(ParameterSpec.ofInt(
               "j", "jobs in flight (-j); 0 = one per CPU of the affinity list", 0, 0, 1_000_000))
           .parameter(ParameterSpec.ofInt(
@@ -94,7 +97,8 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
               "10us", 0, 1_000_000_000L))
           .parameter(ParameterSpec.ofBoolean(
               "pipeline",
-              "jobs are gcc -pipe process trees (driver, cc1 | as); false = one task per job",
+              "jobs are gcc -pipe process trees (driver, cc1 | as); false = one task per job."
+                  + " Assumption: x86 Kbuild passed -pipe until 437e88ab8f9e (2020)",
               true))
           .parameter(ParameterSpec.ofDuration(
               "driver_work",

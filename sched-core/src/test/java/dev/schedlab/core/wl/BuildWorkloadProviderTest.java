@@ -26,7 +26,8 @@ final class BuildWorkloadProviderTest {
   void run_equalJobsFreeForks_keepsJInFlightAndFinishesInBatches() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     WorkloadResult result = machine.run(
-        provider, Map.of("j", "4", "jobs", "40", "job_sigma", "0", "fork_work", "0", "pipeline", "false"), 1_000 * MS);
+        provider, Map.of("j", "4", "jobs", "40", "job_sigma", "0", "fork_work", "0",
+            "pipeline", "false"), 1_000 * MS);
 
     assertThat(machine.maxAlive(spec -> spec.name().startsWith("cc/"))).isEqualTo(4);
     assertThat(result.metric()).isEqualTo("time");
@@ -38,7 +39,8 @@ final class BuildWorkloadProviderTest {
   @Test
   void run_forkWork_forksOneJobPerForkWork() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    machine.start(provider, Map.of("j", "3", "jobs", "9", "job_sigma", "0", "fork_work", "1ms", "pipeline", "false"));
+    machine.start(provider, Map.of("j", "3", "jobs", "9", "job_sigma", "0", "fork_work", "1ms",
+        "pipeline", "false"));
     machine.runUntil(10 * MS);
 
     List<Long> forks = machine.tasks().stream()
@@ -51,7 +53,8 @@ final class BuildWorkloadProviderTest {
 
   @Test
   void run_lognormalJobs_sameSeedSameJobsAndMedianNearTheParameter() {
-    Map<String, String> overrides = Map.of("j", "8", "jobs", "2000", "fork_work", "0", "pipeline", "false");
+    Map<String, String> overrides =
+        Map.of("j", "8", "jobs", "2000", "fork_work", "0", "pipeline", "false");
     IdealMachine first = IdealMachine.shape("1n1l4c1t");
     first.run(provider, overrides, 100_000 * MS);
     IdealMachine second = IdealMachine.shape("1n1l4c1t");
@@ -91,7 +94,8 @@ final class BuildWorkloadProviderTest {
   void result_runEndsFirst_reportsJobsPerSecondAndNotCompleted() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     WorkloadResult result = machine.run(
-        provider, Map.of("j", "4", "jobs", "40", "job_sigma", "0", "fork_work", "0", "pipeline", "false"), 50 * MS);
+        provider, Map.of("j", "4", "jobs", "40", "job_sigma", "0", "fork_work", "0",
+            "pipeline", "false"), 50 * MS);
 
     assertThat(result.metric()).isEqualTo("throughput");
     assertThat(result.extra()).containsEntry("completed", 0.0).containsEntry("jobs_done", 8.0);
