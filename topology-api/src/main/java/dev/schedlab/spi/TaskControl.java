@@ -50,6 +50,25 @@ public interface TaskControl {
    */
   void wake(int taskId);
 
+  /**
+   * Wakes a blocked task like {@link #wake(int)}, as a synchronous wakeup ({@code WF_SYNC}) when
+   * {@code sync} is true: the kernel's hint that this task will soon block, used by pipes ({@code
+   * pipe_write()} and {@code pipe_read()} wake with {@code wake_up_interruptible_sync_poll()})
+   * and UNIX sockets ({@code sock_def_readable()}, {@code unix_write_space()}). Wakeup placement
+   * then considers the waker's CPU ({@code wake_affine()} with {@code sync}). A sync wake of a
+   * task that is not blocked is remembered as a plain one.
+   *
+   * <p>Child-exit notification ({@code __wake_up_parent()}) is a sync wakeup too, but {@code
+   * select_task_rq_fair()} ignores {@code WF_SYNC} when the waker is exiting ({@code
+   * PF_EXITING}): a wake that stands for an exit notification passes {@code false}. (A write
+   * made just before a task exits is still sync: the task was not exiting when it wrote.)
+   *
+   * <p>The default ignores the hint (an engine without {@code WF_SYNC}).
+   */
+  default void wake(int taskId, boolean sync) {
+    wake(taskId);
+  }
+
   /** Forks a new task running {@code program}; placed by the fork path. Returns its id. */
   int spawn(TaskSpec spec, TaskProgram program);
 }

@@ -980,17 +980,21 @@ final class Scheduler {
     }
   }
 
-  /** {@code TaskControl.wake()} from {@code waker} running on its CPU. */
-  void wakeFromTask(Task waker, int taskId) {
+  /**
+   * {@code TaskControl.wake()} from {@code waker} running on its CPU; {@code sync} is {@code
+   * WF_SYNC} (a pipe or socket wakeup).
+   */
+  void wakeFromTask(Task waker, int taskId, boolean sync) {
     if (taskId < 0 || taskId >= sim.tasks.size()) {
       throw new IllegalArgumentException("task " + waker.id + " woke unknown task " + taskId);
     }
-    wake(sim.tasks.get(taskId), waker.cpu, waker);
+    wake(sim.tasks.get(taskId), waker.cpu, waker, sync);
   }
 
-  private void wake(Task task, int wakingCpu, Task waker) {
+  private void wake(Task task, int wakingCpu, Task waker, boolean sync) {
     switch (task.state) {
-      case BLOCKED -> tryToWakeUp(task, wakingCpu, waker);
+      case BLOCKED -> tryToWakeUp(task, wakingCpu, waker,
+          WakeupPlacement.WF_TTWU | (sync ? WakeupPlacement.WF_SYNC : 0));
       case EXITED -> {
         // A wake of a dead task is lost, as in the kernel.
       }
@@ -1030,17 +1034,21 @@ final class Scheduler {
     // The hrtimer fires on the CPU the task slept on.
     int cpu = task.cpu;
     contextCpu = cpu;
-    tryToWakeUp(task, cpu, rqs[cpu].curr);
+    tryToWakeUp(task, cpu, rqs[cpu].curr, WakeupPlacement.WF_TTWU);
     afterEvent(cpu);
   }
 
   /**
    * Models {@code try_to_wake_up()}: {@code select_task_rq()}, migration accounting, {@code
-   * ttwu_stat()}, {@code activate_task()} and {@code wakeup_preempt()}.
+   * ttwu_stat()}, {@code activate_task()} and {@code wakeup_preempt()}. {@code wakeFlags} is
+   * {@code WF_TTWU}, with {@code WF_SYNC} for a sync wakeup. Sync changes only the placement:
+   * the engine's {@link #wakeupPreempt} ignores it (the tip rework of NEXT_BUDDY in Nov 2025 used
+   * WF_SYNC in wakeup preemption; NEXT_BUDDY is off in 7.1.5, kernel-facts §9, and that code was
+   * not read).
    */
-  private void tryToWakeUp(Task task, int wakingCpu, Task waker) {
+  private void tryToWakeUp(Task task, int wakingCpu, Task waker, int wakeFlags) {
     int prev = task.cpu;
-    int cpu = sim.placement.selectTaskRq(task, prev, wakingCpu, WakeupPlacement.WF_TTWU, waker);
+    int cpu = sim.placement.selectTaskRq(task, prev, wakingCpu, wakeFlags, waker);
     if (cpu != prev) {
       migrateBlockedAverages(task, rqs[prev]);
       setTaskCpu(task, cpu);

@@ -122,10 +122,15 @@ final class TaskProgramControl implements TaskControl {
 
   @Override
   public void wake(int taskId) {
+    wake(taskId, false);
+  }
+
+  @Override
+  public void wake(int taskId, boolean sync) {
     if (task == null || step != null) {
       throw new IllegalStateException("wake() must come before the step's run/sleep/block/exit");
     }
-    scheduler.wakeFromTask(task, taskId);
+    scheduler.wakeFromTask(task, taskId, sync);
   }
 
   @Override

@@ -25,7 +25,14 @@ import java.util.List;
  * chain whether a SCHED_IDLE-only runqueue counts as idle; {@link WakeupPolicy#selectFinal} has
  * the last word.
  *
- * <p>Not modelled: {@code WF_SYNC} (task programs have no synchronous wakeups), EAS, uclamp
+ * <p>{@code WF_SYNC} (a task program's {@code TaskControl.wake(id, true)}, as pipes and sockets
+ * wake) enters only {@code wake_affine()}: {@code wake_affine_idle()} returns the waker's CPU when
+ * the waker is its only runnable task, {@code wake_affine_weight()} discounts the waker's load.
+ * {@code select_idle_sibling()} then tests that target first, with {@code choose_idle_cpu()} and
+ * so with the {@link WakeupPolicy} vote on SCHED_IDLE-only runqueues. {@code wake_wide()} does
+ * not look at sync.
+ *
+ * <p>Not modelled: EAS, uclamp
  * ({@code select_idle_capacity()} uses {@code fits_capacity()} on {@code task_util_est()}), core
  * scheduling cookies, per-CPU kthread stacking, NUMA preferred nodes, and idle-state exit
  * latencies (all idle CPUs are equally shallow, so the most recently idled one wins ties).
@@ -37,6 +44,8 @@ final class WakeupPlacement {
 
   static final int WF_FORK = 0x04;
   static final int WF_TTWU = 0x08;
+  /** {@code WF_SYNC}: the waker will soon block (kernel-facts §1.1). */
+  static final int WF_SYNC = 0x10;
 
   private static final int GROUP_HAS_SPARE = 0;
   private static final int GROUP_FULLY_BUSY = 1;
@@ -124,8 +133,13 @@ final class WakeupPlacement {
     return cpu;
   }
 
-  /** Models {@code select_task_rq_fair(p, prev_cpu, wake_flags)} without WF_SYNC and EAS. */
+  /**
+   * Models {@code select_task_rq_fair(p, prev_cpu, wake_flags)} without EAS. {@code sync} is
+   * {@code WF_SYNC} from a waker that is not exiting: programs pass sync=false for exit
+   * notifications ({@code TaskControl.wake(int, boolean)}), and timer wakeups are never sync.
+   */
   int selectTaskRqFair(Task p, int prevCpu, int thisCpu, int wakeFlags, Task waker) {
+    boolean sync = (wakeFlags & WF_SYNC) != 0 && waker != null;
     int sdFlag = wakeFlags & 0xF;
     int cpu = thisCpu;
     int newCpu = prevCpu;
@@ -143,7 +157,7 @@ final class WakeupPlacement {
       SchedDomain tmp = cpuDomains.get(i);
       if (wantAffine && tmp.hasFlag(SdFlags.SD_WAKE_AFFINE) && tmp.span().test(prevCpu)) {
         if (cpu != prevCpu) {
-          newCpu = wakeAffine(tmp, p, cpu, prevCpu);
+          newCpu = wakeAffine(tmp, p, cpu, prevCpu, sync ? waker : null);
         }
         sd = null;
         break;
@@ -192,11 +206,15 @@ final class WakeupPlacement {
     return !(slave < factor || master < (long) slave * factor);
   }
 
-  /** Equivalent of {@code wake_affine()}: this CPU or prev, counting {@code ttwu_move_affine}. */
-  private int wakeAffine(SchedDomain sd, Task p, int thisCpu, int prevCpu) {
-    int target = wakeAffineIdle(thisCpu, prevCpu);
+  /**
+   * Equivalent of {@code wake_affine(sd, p, this_cpu, prev_cpu, sync)}: this CPU or prev,
+   * counting {@code ttwu_move_affine}. {@code syncWaker} is the waker ({@code current}) of a sync
+   * wakeup, null otherwise.
+   */
+  private int wakeAffine(SchedDomain sd, Task p, int thisCpu, int prevCpu, Task syncWaker) {
+    int target = wakeAffineIdle(thisCpu, prevCpu, syncWaker != null);
     if (target == nrCpuIds) {
-      target = wakeAffineWeight(sd, p, thisCpu, prevCpu);
+      target = wakeAffineWeight(sd, p, thisCpu, prevCpu, syncWaker);
     }
     if (target != thisCpu) {
       return prevCpu;
@@ -205,10 +223,18 @@ final class WakeupPlacement {
     return target;
   }
 
-  /** Equivalent of {@code wake_affine_idle()} without sync wakeups. */
-  private int wakeAffineIdle(int thisCpu, int prevCpu) {
+  /**
+   * Equivalent of {@code wake_affine_idle(this_cpu, prev_cpu, sync)}: an idle waking CPU that
+   * shares cache with prev (an interrupt wakeup) gives prev if idle, else this CPU; a sync waker
+   * alone on its runqueue ({@code nr_running - h_nr_delayed == 1}; the engine has no delayed
+   * dequeue) gives this CPU, even when prev is idle; then prev if idle; else no decision.
+   */
+  private int wakeAffineIdle(int thisCpu, int prevCpu, boolean sync) {
     if (state.isAvailableIdle(thisCpu) && domains.cpusShareCache(thisCpu, prevCpu)) {
       return state.isAvailableIdle(prevCpu) ? prevCpu : thisCpu;
+    }
+    if (sync && rqs[thisCpu].nr == 1) {
+      return thisCpu;
     }
     if (state.isAvailableIdle(prevCpu)) {
       return prevCpu;
@@ -216,15 +242,31 @@ final class WakeupPlacement {
     return nrCpuIds;
   }
 
-  /** Equivalent of {@code wake_affine_weight()} with WA_BIAS and without sync. */
-  private int wakeAffineWeight(SchedDomain sd, Task p, int thisCpu, int prevCpu) {
+  /**
+   * Equivalent of {@code wake_affine_weight(sd, p, this_cpu, prev_cpu, sync)} with WA_BIAS. For a
+   * sync wakeup ({@code syncWaker} non-null) the waker's {@code task_h_load()} is taken off this
+   * CPU's load (this CPU wins outright when the waker carries more than all of it), and prev's
+   * side gets +1 so that a tie goes to this CPU.
+   */
+  private int wakeAffineWeight(SchedDomain sd, Task p, int thisCpu, int prevCpu, Task syncWaker) {
+    long thisEffLoad = state.loadAvg(thisCpu);
+    if (syncWaker != null) {
+      long currentLoad = sim.host.taskHLoad(syncWaker.id);
+      if (currentLoad > thisEffLoad) {
+        return thisCpu;
+      }
+      thisEffLoad -= currentLoad;
+    }
     long taskLoad = sim.host.taskHLoad(p.id);
-    long thisEffLoad = state.loadAvg(thisCpu) + taskLoad;
+    thisEffLoad += taskLoad;
     thisEffLoad *= 100;
     thisEffLoad *= state.capacityOf(prevCpu);
     long prevEffLoad = state.loadAvg(prevCpu) - taskLoad;
     prevEffLoad *= 100 + (sd.imbalancePct() - 100) / 2;
     prevEffLoad *= state.capacityOf(thisCpu);
+    if (syncWaker != null) {
+      prevEffLoad += 1;
+    }
     return thisEffLoad < prevEffLoad ? thisCpu : nrCpuIds;
   }
 

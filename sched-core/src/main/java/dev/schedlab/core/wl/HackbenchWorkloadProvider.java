@@ -30,6 +30,11 @@ import java.util.Map;
  * buffer puts the writer to sleep until the receiver takes a message. A read costs {@code
  * receive_work}.
  *
+ * <p>Both wakeups are synchronous ({@code WF_SYNC}), as in the kernel: a write wakes the reader
+ * with {@code wake_up_interruptible_sync_poll()} from {@code sock_def_readable()} (sockets) or
+ * {@code pipe_write()} (pipes), and a read that makes room wakes a writer the same way from
+ * {@code unix_write_space()} or {@code pipe_read()}.
+ *
  * <p>Buffer capacity in messages, an assumption: a pipe holds 16 pages of 4 KiB, small writes
  * merged, so {@code 16 × floor(4096 / datasize)}; a socket (hackbench's default) holds the default
  * send buffer of 212992 bytes charged {@code datasize + 640} bytes per message (skb overhead).
@@ -228,7 +233,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
         queued[r]++;
         if (readerSleeping[r]) {
           readerSleeping[r] = false;
-          control.wake(receiverTask[r]);
+          control.wake(receiverTask[r], true);
         }
         if (++sent == total) {
           control.exit();
@@ -287,7 +292,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
             senderWaitsFor[firstSender + i] = -1;
             sleepingWriters[r]--;
             nextWriterToWake[r] = (i + 1) % fds;
-            control.wake(senderTask[firstSender + i]);
+            control.wake(senderTask[firstSender + i], true);
             return;
           }
         }

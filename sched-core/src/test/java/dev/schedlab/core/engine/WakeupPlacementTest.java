@@ -194,4 +194,74 @@ final class WakeupPlacementTest {
       assertThat(busy).as("core %d", core).isEqualTo(1);
     }
   }
+
+  /**
+   * 1n1l2c1t: a SCHED_IDLE waker spins alone on CPU 0, CPU 1 is idle, and a SCHED_IDLE wakee last
+   * ran on CPU 1. {@code vote} stands for the SCHED_IDLE rule (YES: the rule before the wakee
+   * fix; ABSTAIN: the engine default, the fixed rule).
+   */
+  private static Simulation idleWakerAloneOnCpu0(WakeupPolicy.Vote vote) {
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .wakeup(TestPlugins.schedIdleVote(vote))
+            .tasks(host -> {
+              host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+              host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    assertThat(sim.rq(0).nr).isEqualTo(1);
+    assertThat(sim.state.isAvailableIdle(1)).isTrue();
+    sim.task(1).recentUsedCpu = -1;
+    return sim;
+  }
+
+  @Test
+  void syncWakeup_wakerAloneAndOldSchedIdleRule_stacksOnWakerCpu() {
+    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
+    // wake_affine_idle(): sync and nr_running == 1 give the waker's CPU although prev is idle;
+    // select_idle_sibling() accepts it because its only task is SCHED_IDLE.
+    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0,
+        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    assertThat(cpu).isEqualTo(0);
+  }
+
+  @Test
+  void syncWakeup_schedIdleAwareRule_keepsIdlePrev() {
+    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.ABSTAIN);
+    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0,
+        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    assertThat(cpu).isEqualTo(1);
+  }
+
+  @Test
+  void plainWakeup_oldSchedIdleRule_keepsIdlePrev() {
+    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
+    // Without sync wake_affine_idle() returns the idle prev, which select_idle_sibling() keeps.
+    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0, WakeupPlacement.WF_TTWU,
+        sim.task(0));
+    assertThat(cpu).isEqualTo(1);
+  }
+
+  @Test
+  void syncWakeup_wakerNotAlone_noSyncShortcut() {
+    Simulation sim =
+        EngineFixture.on("1n1l2c1t")
+            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
+            .tasks(host -> {
+              host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+              host.spawn(pinned("other", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+              host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
+            })
+            .build();
+    sim.advanceTo(5 * MS);
+    assertThat(sim.rq(0).nr).isEqualTo(2);
+    sim.task(2).recentUsedCpu = -1;
+    // Two tasks on the waker's CPU: no sync shortcut, the idle prev wins in wake_affine_idle().
+    int cpu = sim.placement.selectTaskRqFair(sim.task(2), 1, 0,
+        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    assertThat(cpu).isEqualTo(1);
+  }
 }
