@@ -3,6 +3,7 @@ package dev.schedlab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.schedlab.cli.JsonParser;
 import dev.schedlab.cli.Main;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
@@ -93,8 +94,7 @@ final class RealTopologyCliIT {
     }
     assertThat(r.err()).as("stderr").isEmpty();
     assertThat(r.code()).as("exit code").isZero();
-    @SuppressWarnings("unchecked")
-    Map<String, Object> json = (Map<String, Object>) MiniJson.parse(r.out());
+    Map<String, Object> json = JsonParser.object(r.out());
     assertThat(number(json, "packages")).as("packages").isEqualTo(row.packages());
     assertThat(number(json, "numa_nodes")).as("NUMA nodes").isEqualTo(row.nodes());
     if (row.l3() > 0) {
@@ -236,8 +236,10 @@ final class RealTopologyCliIT {
 
   private static int number(Map<String, Object> json, String field) {
     Object v = json.get(field);
-    assertThat(v).as(field).isInstanceOf(Long.class);
-    return ((Long) v).intValue();
+    assertThat(v).as(field).isInstanceOf(Double.class);
+    double d = (Double) v;
+    assertThat(d).as(field + " is an integer").isEqualTo(Math.rint(d));
+    return (int) d;
   }
 
   private static ImmutableCpuMask mask(int nrCpuIds, String cpulist) {

@@ -78,16 +78,21 @@ abstract class ListCommand implements Callable<Integer> {
         out.println("    plugins: "
             + String.join(" + ", PluginArguments.formatAll(profile.profile().plugins())));
       }
-      if (!d.parameters().isEmpty()) {
-        int width = d.parameters().stream().mapToInt(s -> s.name().length()).max().orElse(0);
-        int defaults = d.parameters().stream()
-            .mapToInt(s -> s.defaultValue().length()).max().orElse(0);
-        for (ParameterSpec s : d.parameters()) {
-          out.printf(Locale.ROOT, "    %-" + width + "s = %-" + Math.max(defaults, 1)
-              + "s  (%s)  %s%n", s.name(), s.defaultValue(), s.allowed(), s.description());
-        }
-      }
+      parameterLines(out, d.parameters());
       out.println();
+    }
+  }
+
+  /** One aligned line per parameter: name, default, allowed values, description. */
+  static void parameterLines(PrintStream out, List<ParameterSpec> parameters) {
+    if (parameters.isEmpty()) {
+      return;
+    }
+    int width = parameters.stream().mapToInt(s -> s.name().length()).max().orElse(0);
+    int defaults = parameters.stream().mapToInt(s -> s.defaultValue().length()).max().orElse(0);
+    for (ParameterSpec s : parameters) {
+      out.printf(Locale.ROOT, "    %-" + width + "s = %-" + Math.max(defaults, 1)
+          + "s  (%s)  %s%n", s.name(), s.defaultValue(), s.allowed(), s.description());
     }
   }
 
@@ -100,8 +105,17 @@ abstract class ListCommand implements Callable<Integer> {
     item.put("source", d.source());
     item.put("capabilities", capabilityNames(d));
     item.put("origin", PluginRegistry.origin(p));
+    item.put("parameters", parametersJson(d.parameters()));
+    if (p instanceof ProfileProvider profile) {
+      item.put("plugins", PluginArguments.formatAll(profile.profile().plugins()));
+    }
+    return item;
+  }
+
+  /** The parameters as JSON objects: name, type, default, allowed (and range or choices). */
+  static List<Object> parametersJson(List<ParameterSpec> specs) {
     List<Object> parameters = new ArrayList<>();
-    for (ParameterSpec s : d.parameters()) {
+    for (ParameterSpec s : specs) {
       Map<String, Object> param = new LinkedHashMap<>();
       param.put("name", s.name());
       param.put("type", s.type().name().toLowerCase(Locale.ROOT));
@@ -118,11 +132,7 @@ abstract class ListCommand implements Callable<Integer> {
       param.put("description", s.description());
       parameters.add(param);
     }
-    item.put("parameters", parameters);
-    if (p instanceof ProfileProvider profile) {
-      item.put("plugins", PluginArguments.formatAll(profile.profile().plugins()));
-    }
-    return item;
+    return parameters;
   }
 
   private static String capabilities(PluginDescriptor d) {
@@ -184,6 +194,38 @@ abstract class ListCommand implements Callable<Integer> {
       super(cli, "policies", List.of(
           PluginKind.PROFILE, PluginKind.ILB_SELECTOR, PluginKind.NOHZ_IDLE_TRACKING,
           PluginKind.BALANCE_PASS, PluginKind.WAKEUP_POLICY));
+    }
+  }
+
+  /** {@code schedlab engine}: the {@code -E} settings, which are not plugins. */
+  @Command(
+      name = "engine",
+      mixinStandardHelpOptions = true,
+      versionProvider = Main.Version.class,
+      description = "List the engine's modelling assumptions; override with -E key=value in "
+          + "compare, run and sweep.")
+  static final class Engine implements Callable<Integer> {
+    private final Cli cli;
+
+    @Option(names = "--format", paramLabel = "text|json",
+        description = "output format (default text)")
+    TextOrJson format = TextOrJson.text;
+
+    Engine(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      List<ParameterSpec> specs = EngineSettings.specs();
+      if (format == TextOrJson.json) {
+        cli.out().print(Json.pretty(Map.of("engine", parametersJson(specs))));
+      } else {
+        cli.out().println("engine settings (-E KEY=VALUE); sources and reasoning: "
+            + "EngineOptions, BalancerOptions, BalanceCostModel and sched-core/README.md");
+        parameterLines(cli.out(), specs);
+      }
+      return 0;
     }
   }
 

@@ -79,6 +79,7 @@ public final class Main {
     commandLine.addSubcommand("machines", new ListCommand.Machines(cli));
     commandLine.addSubcommand("policies", new ListCommand.Policies(cli));
     commandLine.addSubcommand("workloads", new ListCommand.Workloads(cli));
+    commandLine.addSubcommand("engine", new ListCommand.Engine(cli));
     commandLine.addSubcommand("topology", new TopologyCommand(cli));
     commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
     // Setters apply to the subcommands added so far, so they come last.

@@ -22,6 +22,7 @@ import java.util.Map;
  * @param durationNs simulated time
  * @param seed the master seed
  * @param hz tick rate
+ * @param engineSettings {@code -E} values
  */
 record Scenario(
     String machineId,
@@ -30,7 +31,8 @@ record Scenario(
     Map<String, String> workloadOverrides,
     long durationNs,
     long seed,
-    int hz) {
+    int hz,
+    EngineSettings engineSettings) {
 
   Scenario {
     workloadOverrides = Map.copyOf(workloadOverrides);
@@ -58,7 +60,7 @@ record Scenario(
     WorkloadProvider workload =
         PluginArguments.require(registry, options.workload, WorkloadProvider.class);
     Scenario scenario = new Scenario(options.machine, model, workload, workloadOverrides,
-        durationNs, options.seed, hz);
+        durationNs, options.seed, hz, EngineSettings.parse(options.engineSettings));
     workload.descriptor().resolve(workloadOverrides);
     return scenario;
   }
@@ -68,12 +70,12 @@ record Scenario(
       PluginRegistry registry, Variant variant, long runSeed, Map<String, String> gridPoint) {
     Map<String, String> overrides = new LinkedHashMap<>(workloadOverrides);
     overrides.putAll(gridPoint);
-    return SimulationConfig.builder(hardware,
+    return engineSettings.applyTo(SimulationConfig.builder(hardware,
             new PolicyBinding<>(workload, workload.descriptor().resolve(overrides)))
         .policies(registry, variant.plugins())
         .seed(runSeed)
         .durationNs(durationNs)
-        .hz(hz)
+        .hz(hz))
         .build();
   }
 

@@ -48,6 +48,10 @@ final class ScenarioOptions {
       description = "isolcpus= value, e.g. domain,managed_irq,2-5")
   String isolcpus;
 
+  @Option(names = "-E", paramLabel = "KEY=VALUE",
+      description = "an engine assumption, e.g. -E ipi_latency=5us (list: `schedlab engine`)")
+  List<String> engineSettings = new ArrayList<>();
+
   @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
   boolean quiet;
 

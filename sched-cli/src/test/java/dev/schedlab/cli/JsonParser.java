@@ -8,9 +8,10 @@ import java.util.Map;
 /**
  * A strict, minimal JSON parser for tests (RFC 8259): objects become {@link LinkedHashMap},
  * arrays {@link ArrayList}, numbers {@link Double}. Throws {@link IllegalArgumentException} with
- * the offset of anything malformed, trailing text included.
+ * the offset of anything malformed, trailing text included. Public, and shipped in this module's
+ * test jar, for integration tests that read the CLI's JSON.
  */
-final class JsonParser {
+public final class JsonParser {
 
   private final String text;
   private int pos;
@@ -20,7 +21,7 @@ final class JsonParser {
   }
 
   /** Parses one JSON document. */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     JsonParser p = new JsonParser(text);
     p.skipSpace();
     Object value = p.value();
@@ -33,7 +34,7 @@ final class JsonParser {
 
   /** Parses a document whose top level is an object. */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> object(String text) {
+  public static Map<String, Object> object(String text) {
     Object value = parse(text);
     if (!(value instanceof Map)) {
       throw new IllegalArgumentException("top level is not an object");

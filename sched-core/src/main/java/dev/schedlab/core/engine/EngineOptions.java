@@ -121,6 +121,37 @@ public record EngineOptions(
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs, value);
   }
 
+  /** A copy with another cost per CPU visited by the ILB. */
+  public EngineOptions withIlbPerCpuVisitedNs(long value) {
+    return new EngineOptions(
+        ipiLatencyNs, value, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
+  }
+
+  /** A copy with another cost per blocked-load update. */
+  public EngineOptions withBlockedLoadUpdateNs(long value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, value, ilbSelectPerCpuNs, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
+  }
+
+  /** A copy with another {@code find_new_ilb()} cost per CPU examined. */
+  public EngineOptions withIlbSelectPerCpuNs(long value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, value, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps);
+  }
+
+  /** A copy with wakeup preemption on or off. */
+  public EngineOptions withWakeupPreemption(boolean value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+        value, checkInvariants, invariantSweepJiffies, idleHistoryNs, spreadBalanceStamps);
+  }
+
   private static void requireNonNegative(String name, long value) {
     if (value < 0) {
       throw new IllegalArgumentException(
