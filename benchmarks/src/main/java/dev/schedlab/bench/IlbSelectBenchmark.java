@@ -168,6 +168,8 @@ public class IlbSelectBenchmark {
     private final Topology topology;
     private final boolean[] idle;
     private final int[][] siblings;
+    private final CpuMask idleMask;
+    private final CpuMask idleCoreMask;
 
     ArrayState(Topology topology, boolean[] idle) {
       this.topology = topology;
@@ -181,6 +183,30 @@ public class IlbSelectBenchmark {
         }
         siblings[cpu] = list;
       }
+      // The engine keeps these two masks up to date at each change of a CPU's idle state; the
+      // state here does not change, so they are built once from the same predicates.
+      MutableCpuMask idleCpus = CpuMasks.mutable(idle.length);
+      MutableCpuMask idleCores = CpuMasks.mutable(idle.length);
+      for (int cpu = 0; cpu < idle.length; cpu++) {
+        if (idle[cpu]) {
+          idleCpus.set(cpu);
+          if (isCoreIdle(cpu)) {
+            idleCores.set(cpu);
+          }
+        }
+      }
+      this.idleMask = idleCpus.asUnmodifiable();
+      this.idleCoreMask = idleCores.asUnmodifiable();
+    }
+
+    @Override
+    public CpuMask idleMask() {
+      return idleMask;
+    }
+
+    @Override
+    public CpuMask idleCoreMask() {
+      return idleCoreMask;
     }
 
     @Override
