@@ -29,9 +29,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One {@code find_new_ilb()} call: the idle-core selector ({@code idleCore}, the v4 rule merged
- * for Linux 7.3, over a borrowed scratch mask with SMT-sibling pruning) against the same rule
- * written plainly with {@link BitSet} ({@code idleCoreBitSet}, a reused scratch set so it too
- * allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}) for scale.
+ * for Linux 7.3; on these constant-offset SMT machines its word-parallel form over the state
+ * view's {@code idleMask()}/{@code idleCoreMask()}, which the engine maintains incrementally and
+ * {@link ArrayState} builds once from the same predicates) against the same rule written plainly
+ * with {@link BitSet} ({@code idleCoreBitSet}: the kernel's walk over a reused candidate set,
+ * testing {@code idle_cpu()} and {@code is_core_idle()} per visited CPU and pruning siblings, so
+ * it too allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}, also
+ * word-parallel over {@code idleMask()}) for scale.
  *
  * <p>Machines are SMT2 with split sibling numbering (CPU n and n + cores are siblings, as on Vera
  * and x86): 352 CPUs is Vera ({@code 2n1l88c2t}), 4096 is {@code 4n4l128c2t}, 8192 is {@code

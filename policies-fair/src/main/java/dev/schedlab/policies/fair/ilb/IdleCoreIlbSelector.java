@@ -156,6 +156,12 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     if (layout != null || (!state.smtActive() && wordParallelAllowed)) {
       return selectByWords(thisCpu, nohzIdleMask, housekeeping, state);
     }
+    return selectByWalk(thisCpu, nohzIdleMask, housekeeping, state);
+  }
+
+  /** The walk over a borrowed scratch mask (class comment). */
+  private int selectByWalk(
+      int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
     try (ScratchMask candidates = scratchMasks.acquire(thisCpu, SCRATCH_SLOT)) {
       if (candidates == null) {
         return walkWithoutScratch(thisCpu, nohzIdleMask, housekeeping, state);
@@ -207,18 +213,24 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     long lastRange = chosen == CpuMask.NO_CPU ? -1L : -1L >>> (63 - (chosen & 63));
     if (fallback == CpuMask.NO_CPU || (chosen != CpuMask.NO_CPU && fallback > chosen)) {
       // P holds nothing below the end of the walk: every candidate in range is visited.
-      int examined = 0;
-      for (int w = 0; w < lastWord; w++) {
-        examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
-      }
-      examined += Long.bitCount(nohzIdleMask.word(lastWord) & housekeeping.word(lastWord) & lastRange);
-      lastExamined = examined;
-      return chosen != CpuMask.NO_CPU ? chosen : fallback;
+      lastExamined = countCandidates(nohzIdleMask, housekeeping, lastWord, lastRange);
+    } else {
+      lastExamined =
+          countVisited(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker,
+              fallback, lastWord, lastRange);
     }
-    lastExamined =
-        countVisited(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker, fallback,
-            lastWord, lastRange);
     return chosen != CpuMask.NO_CPU ? chosen : fallback;
+  }
+
+  /** Candidates in words up to {@code lastWord}, {@code lastRange} limiting the last. */
+  private static int countCandidates(
+      CpuMask nohzIdleMask, CpuMask housekeeping, int lastWord, long lastRange) {
+    int examined = 0;
+    for (int w = 0; w < lastWord; w++) {
+      examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
+    }
+    return examined
+        + Long.bitCount(nohzIdleMask.word(lastWord) & housekeeping.word(lastWord) & lastRange);
   }
 
   /**
