@@ -29,9 +29,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One {@code find_new_ilb()} call: the idle-core selector ({@code idleCore}, the v4 rule merged
- * for Linux 7.3, over a borrowed scratch mask with SMT-sibling pruning) against the same rule
- * written plainly with {@link BitSet} ({@code idleCoreBitSet}, a reused scratch set so it too
- * allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}) for scale.
+ * for Linux 7.3; on these constant-offset SMT machines its word-parallel form over the state
+ * view's {@code idleMask()}/{@code idleCoreMask()}, which the engine maintains incrementally and
+ * {@link ArrayState} builds once from the same predicates) against the same rule written plainly
+ * with {@link BitSet} ({@code idleCoreBitSet}: the kernel's walk over a reused candidate set,
+ * testing {@code idle_cpu()} and {@code is_core_idle()} per visited CPU and pruning siblings, so
+ * it too allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}, also
+ * word-parallel over {@code idleMask()}) for scale.
  *
  * <p>Machines are SMT2 with split sibling numbering (CPU n and n + cores are siblings, as on Vera
  * and x86): 352 CPUs is Vera ({@code 2n1l88c2t}), 4096 is {@code 4n4l128c2t}, 8192 is {@code
@@ -168,6 +172,8 @@ public class IlbSelectBenchmark {
     private final Topology topology;
     private final boolean[] idle;
     private final int[][] siblings;
+    private final CpuMask idleMask;
+    private final CpuMask idleCoreMask;
 
     ArrayState(Topology topology, boolean[] idle) {
       this.topology = topology;
@@ -181,6 +187,30 @@ public class IlbSelectBenchmark {
         }
         siblings[cpu] = list;
       }
+      // The engine keeps these two masks up to date at each change of a CPU's idle state; the
+      // state here does not change, so they are built once from the same predicates.
+      MutableCpuMask idleCpus = CpuMasks.mutable(idle.length);
+      MutableCpuMask idleCores = CpuMasks.mutable(idle.length);
+      for (int cpu = 0; cpu < idle.length; cpu++) {
+        if (idle[cpu]) {
+          idleCpus.set(cpu);
+          if (isCoreIdle(cpu)) {
+            idleCores.set(cpu);
+          }
+        }
+      }
+      this.idleMask = idleCpus.asUnmodifiable();
+      this.idleCoreMask = idleCores.asUnmodifiable();
+    }
+
+    @Override
+    public CpuMask idleMask() {
+      return idleMask;
+    }
+
+    @Override
+    public CpuMask idleCoreMask() {
+      return idleCoreMask;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.Topology;
 
@@ -14,6 +16,7 @@ final class IdleSetState implements CpuStateView {
   private final Topology topology;
   private final CpuMask idle;
   private final CpuMask nohzIdle;
+  private final CpuMask idleCore;
   private final int busyCount;
 
   IdleSetState(Topology topology, CpuMask idle, CpuMask nohzIdle) {
@@ -21,6 +24,13 @@ final class IdleSetState implements CpuStateView {
     this.idle = idle;
     this.nohzIdle = nohzIdle;
     this.busyCount = topology.cpuCount() - idle.weightAnd(topology.onlineMask());
+    MutableCpuMask fullyIdle = CpuMasks.mutable(topology.nrCpuIds());
+    for (int cpu = idle.first(); cpu != CpuMask.NO_CPU; cpu = idle.next(cpu)) {
+      if (isCoreIdle(cpu)) {
+        fullyIdle.set(cpu);
+      }
+    }
+    this.idleCore = fullyIdle.asUnmodifiable();
   }
 
   @Override
@@ -44,6 +54,18 @@ final class IdleSetState implements CpuStateView {
       }
     }
     return true;
+  }
+
+  /** The frozen idle set itself: {@link #isIdle} is a test of it. */
+  @Override
+  public CpuMask idleMask() {
+    return idle;
+  }
+
+  /** Computed once: the state is frozen. */
+  @Override
+  public CpuMask idleCoreMask() {
+    return idleCore;
   }
 
   @Override

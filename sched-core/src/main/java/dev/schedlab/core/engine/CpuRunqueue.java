@@ -17,11 +17,14 @@ final class CpuRunqueue {
 
   final int cpu;
 
-  /** {@code rq->curr} when it is a fair task; null when the idle task (or balancing) runs. */
+  /**
+   * {@code rq->curr} when it is a fair task; null when the idle task (or balancing) runs. Assign
+   * only through {@link #setCurr}, which keeps the idle masks in step.
+   */
   Task curr;
   /** {@code rq->cfs_tasks}, index 0 the tail (least recently run), {@code nr - 1} the head. */
   Task[] tasks = new Task[4];
-  /** {@code rq->nr_running} (all fair). */
+  /** {@code rq->nr_running} (all fair); changed only by {@link #addHead} and {@link #remove}. */
   int nr;
   /** {@code cfs_rq->h_nr_idle}: SCHED_IDLE tasks among {@link #nr}. */
   int nrIdlePolicy;
@@ -63,8 +66,16 @@ final class CpuRunqueue {
   /** The idle task is {@code rq->curr}: the CPU is in its idle loop. */
   boolean inIdleLoop;
 
+  /** What the CPU does besides its task; assign only through {@link #setPhase}. */
   CpuPhase phase = CpuPhase.NONE;
   long phaseToken;
+
+  /**
+   * Keeps {@link EngineState#idleMask()} and {@link EngineState#idleCoreMask()} in step with
+   * {@code idle_cpu()}, which reads {@link #curr}, {@link #nr} and {@link #phase}; set once by
+   * the {@link EngineState} constructor.
+   */
+  EngineState idleTracker;
 
   // Idle bookkeeping.
   /** {@code rq->idle_stamp}: when the CPU last started going idle; 0 when not idle. */
@@ -127,6 +138,18 @@ final class CpuRunqueue {
     return nr != 0 && nr == nrIdlePolicy;
   }
 
+  /** Sets {@code rq->curr} and refreshes the CPU's idle bits. */
+  void setCurr(Task task) {
+    curr = task;
+    idleTracker.refreshIdle(cpu);
+  }
+
+  /** Sets the phase and refreshes the CPU's idle bits. */
+  void setPhase(CpuPhase value) {
+    phase = value;
+    idleTracker.refreshIdle(cpu);
+  }
+
   /** Adds {@code task} at the head of {@code cfs_tasks} ({@code list_add()}). */
   void addHead(Task task) {
     if (nr == tasks.length) {
@@ -135,6 +158,9 @@ final class CpuRunqueue {
       tasks = grown;
     }
     tasks[nr++] = task;
+    if (nr == 1) {
+      idleTracker.refreshIdle(cpu);
+    }
   }
 
   /** Removes {@code task} from {@code cfs_tasks}. */
@@ -142,6 +168,9 @@ final class CpuRunqueue {
     int index = indexOf(task);
     System.arraycopy(tasks, index + 1, tasks, index, nr - index - 1);
     tasks[--nr] = null;
+    if (nr == 0) {
+      idleTracker.refreshIdle(cpu);
+    }
   }
 
   /** Moves {@code task} to the head ({@code list_move()}). */

@@ -1,6 +1,8 @@
 package dev.schedlab.core.engine;
 
 import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.Topology;
 
@@ -8,6 +10,12 @@ import dev.schedlab.topology.Topology;
  * The live {@link CpuStateView} over the engine's runqueues. {@link #isIdle} is the kernel's
  * {@code idle_cpu()}: the idle task runs and nothing is queued; a CPU in newidle balancing is not
  * idle (its previous task is still current), a CPU balancing in softirq from the idle loop is.
+ *
+ * <p>{@link #idleMask()} and {@link #idleCoreMask()} are kept in step with that predicate by
+ * {@link #refreshIdle}, which {@link CpuRunqueue} calls after every change of the three fields it
+ * reads ({@code curr}, {@code nr}, {@code phase}; {@code isOnline} never changes during a run):
+ * O(1) for the CPU's bit and O(SMT width) for its core's bits. The invariant checker compares
+ * both masks with the predicates at every ILB selection and every sweep.
  */
 final class EngineState implements CpuStateView {
 
@@ -19,6 +27,12 @@ final class EngineState implements CpuStateView {
   private final CpuMask nohzView;
   private final boolean[] isOnline;
   private final int activeCount;
+  /** {@code idle_cpu()} of every CPU, maintained by {@link #refreshIdle}. */
+  private final MutableCpuMask idleCpus;
+  /** Idle CPUs whose SMT siblings are all idle, maintained by {@link #refreshIdle}. */
+  private final MutableCpuMask idleCoreCpus;
+  private final CpuMask idleView;
+  private final CpuMask idleCoreView;
 
   EngineState(Simulation sim) {
     this.sim = sim;
@@ -48,6 +62,48 @@ final class EngineState implements CpuStateView {
       }
       siblings[cpu] = others;
     }
+    int nrCpuIds = topology.nrCpuIds();
+    this.idleCpus = CpuMasks.mutable(nrCpuIds);
+    this.idleCoreCpus = CpuMasks.mutable(nrCpuIds);
+    this.idleView = idleCpus.asUnmodifiable();
+    this.idleCoreView = idleCoreCpus.asUnmodifiable();
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      rqs[cpu].idleTracker = this;
+      refreshIdle(cpu);
+    }
+  }
+
+  /**
+   * Brings {@code cpu}'s bit of {@link #idleMask()} and its core's bits of {@link
+   * #idleCoreMask()} up to date with {@link #isIdle}; called by {@link CpuRunqueue} after each
+   * change that can flip it. O(1) when the answer did not change, O(SMT width) otherwise.
+   */
+  void refreshIdle(int cpu) {
+    boolean idle = isIdle(cpu);
+    if (idle == idleCpus.test(cpu)) {
+      return;
+    }
+    int[] others = siblings[cpu];
+    if (idle) {
+      idleCpus.set(cpu);
+      for (int sibling : others) {
+        if (!idleCpus.test(sibling)) {
+          return;
+        }
+      }
+      idleCoreCpus.set(cpu);
+      for (int sibling : others) {
+        idleCoreCpus.set(sibling);
+      }
+    } else {
+      idleCpus.clear(cpu);
+      if (idleCoreCpus.test(cpu)) {
+        idleCoreCpus.clear(cpu);
+        for (int sibling : others) {
+          idleCoreCpus.clear(sibling);
+        }
+      }
+    }
   }
 
   /** Each CPU's other SMT siblings (empty for an impossible CPU); shared, not to be modified. */
@@ -74,6 +130,16 @@ final class EngineState implements CpuStateView {
       }
     }
     return true;
+  }
+
+  @Override
+  public CpuMask idleMask() {
+    return idleView;
+  }
+
+  @Override
+  public CpuMask idleCoreMask() {
+    return idleCoreView;
   }
 
   @Override

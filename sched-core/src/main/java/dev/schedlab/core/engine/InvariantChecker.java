@@ -17,7 +17,12 @@ import dev.schedlab.cpumask.ImmutableCpuMask;
  *       only CPUs with domains, and the LLC {@code nr_busy_cpus} agree with it;
  *   <li>under a registration rule that registers idle entries with an already stopped tick (the
  *       fixed rule), every idle CPU with a stopped tick and domains is in the mask;
- *   <li>the ILB chosen was idle and a housekeeping CPU.
+ *   <li>the ILB chosen was idle and a housekeeping CPU;
+ *   <li>before every ILB selection and at every sweep, the state view's {@link
+ *       EngineState#idleMask()} holds exactly the CPUs that are {@code idle_cpu()} and {@link
+ *       EngineState#idleCoreMask()} exactly those that are also {@code is_core_idle()} (the
+ *       masks are maintained incrementally; a mutation path that forgot to refresh them shows
+ *       here).
  * </ul>
  */
 final class InvariantChecker {
@@ -59,6 +64,27 @@ final class InvariantChecker {
     if (!sim.nohz.housekeeping().test(ilb)) {
       throw new InvariantViolation(
           "ILB selector chose CPU " + ilb + ", which is not a housekeeping CPU (nohz_full)");
+    }
+  }
+
+  /** Both idle masks of the state view equal the per-CPU predicates they index. */
+  void checkIdleMasks() {
+    EngineState state = sim.state;
+    CpuMask idle = state.idleMask();
+    CpuMask idleCore = state.idleCoreMask();
+    for (int cpu = 0; cpu < rqs.length; cpu++) {
+      boolean isIdle = state.isIdle(cpu);
+      if (idle.test(cpu) != isIdle) {
+        throw new InvariantViolation(
+            "CPU " + cpu + ": idle mask says " + idle.test(cpu) + " but idle_cpu() is " + isIdle
+                + " (" + rqs[cpu] + ")");
+      }
+      boolean fullyIdle = isIdle && state.isCoreIdle(cpu);
+      if (idleCore.test(cpu) != fullyIdle) {
+        throw new InvariantViolation(
+            "CPU " + cpu + ": idle-core mask says " + idleCore.test(cpu)
+                + " but idle_cpu() && is_core_idle() is " + fullyIdle);
+      }
     }
   }
 
@@ -155,6 +181,7 @@ final class InvariantChecker {
               + sim.scheduler.totalNrRunning);
     }
     checkNrBusy();
+    checkIdleMasks();
   }
 
   private void checkNrBusy() {

@@ -227,6 +227,9 @@ final class NohzBalancing {
     } else {
       stats.kickNextOnly++;
     }
+    if (sim.invariants != null) {
+      sim.invariants.checkIdleMasks();
+    }
     int ilb = sim.ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, sim.state);
     sim.listener.ilbKick(sim.scheduler.now(), rq.cpu, ilb);
     int examined = sim.ilbSelector.lastExamined();

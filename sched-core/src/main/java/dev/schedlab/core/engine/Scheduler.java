@@ -372,7 +372,7 @@ final class Scheduler {
     }
     leaveCpu(rq, task);
     task.state = newState;
-    rq.curr = null;
+    rq.setCurr(null);
     if (newState == TaskState.EXITED) {
       rq.removedLoad += task.avg.loadAvg;
       rq.removedUtil += task.avg.utilAvg;
@@ -528,7 +528,7 @@ final class Scheduler {
     leaveCpu(rq, task);
     task.state = TaskState.QUEUED;
     task.waitStartNs = now;
-    rq.curr = null;
+    rq.setCurr(null);
     wasteAfter(rq);
   }
 
@@ -585,7 +585,7 @@ final class Scheduler {
     }
     seUpdate(next, now, true, false);
     cfsUpdate(rq, now);
-    rq.curr = next;
+    rq.setCurr(next);
     next.state = TaskState.RUNNING;
     rq.moveToHead(next);
     rq.pcount++;
@@ -652,7 +652,7 @@ final class Scheduler {
   private void startNewidle(CpuRunqueue rq) {
     long now = now();
     rq.idleStamp = now;
-    rq.phase = CpuPhase.NEWIDLE;
+    rq.setPhase(CpuPhase.NEWIDLE);
     cost.reset();
     int previousContext = contextCpu;
     contextCpu = rq.cpu;
@@ -674,7 +674,7 @@ final class Scheduler {
   }
 
   private void finishNewidle(CpuRunqueue rq) {
-    rq.phase = CpuPhase.NONE;
+    rq.setPhase(CpuPhase.NONE);
     rq.needResched = false;
     if (rq.nr > 0) {
       pickAndRun(rq);
@@ -738,7 +738,7 @@ final class Scheduler {
 
   /** Occupies a CPU that runs no task for {@code ns} of balancing work. */
   void beginPhase(CpuRunqueue rq, CpuPhase phase, long ns) {
-    rq.phase = phase;
+    rq.setPhase(phase);
     rq.phaseToken++;
     setPerfBusy(rq, true);
     setTimeState(rq, 2);
@@ -754,7 +754,7 @@ final class Scheduler {
     if (rq.phase == CpuPhase.NEWIDLE) {
       finishNewidle(rq);
     } else {
-      rq.phase = CpuPhase.NONE;
+      rq.setPhase(CpuPhase.NONE);
       rq.needResched = false;
       int deferred = rq.deferredIdleBalanceFlags;
       rq.deferredIdleBalanceFlags = 0;

@@ -3,6 +3,7 @@ package dev.schedlab.core.balance;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
+import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.TaskView;
@@ -368,6 +369,30 @@ final class FakeHost implements BalanceHost {
         }
       }
       return true;
+    }
+
+    /** Computed on demand (allocates). */
+    @Override
+    public CpuMask idleMask() {
+      MutableCpuMask mask = CpuMasks.mutable(topology.nrCpuIds());
+      for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+        if (topology.isPossible(cpu) && isIdle(cpu)) {
+          mask.set(cpu);
+        }
+      }
+      return mask;
+    }
+
+    /** Computed on demand (allocates). */
+    @Override
+    public CpuMask idleCoreMask() {
+      MutableCpuMask mask = CpuMasks.mutable(topology.nrCpuIds());
+      for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+        if (topology.isPossible(cpu) && isIdle(cpu) && isCoreIdle(cpu)) {
+          mask.set(cpu);
+        }
+      }
+      return mask;
     }
 
     @Override

@@ -28,6 +28,25 @@ public interface CpuStateView {
    */
   boolean isCoreIdle(int cpu);
 
+  /**
+   * The CPUs for which {@link #isIdle} is true: {@code idle_cpu()} evaluated over every CPU, as a
+   * live read-only view (changes show through; do not cache a copy across calls). The kernel keeps
+   * no such mask and tests CPUs one at a time; a simulator maintains it incrementally (on every
+   * change of {@code rq->curr}, {@code rq->nr_running} or the newidle state of a CPU) so that a
+   * policy can do word by word what the kernel does CPU by CPU and still make the kernel's choice.
+   * Reading it is O(1) and allocates nothing.
+   */
+  CpuMask idleMask();
+
+  /**
+   * The CPUs that are idle on a fully idle SMT core: {@link #isIdle} and {@link #isCoreIdle}
+   * ({@code idle_cpu(cpu) && is_core_idle(cpu)}, i.e. the CPU and all its SMT siblings idle), as
+   * a live read-only view maintained like {@link #idleMask()}. A core is in it with all its CPUs
+   * or not at all; without SMT it equals {@link #idleMask()}. Reading it is O(1) and allocates
+   * nothing.
+   */
+  CpuMask idleCoreMask();
+
   /** Equivalent of {@code sched_smt_active()}: the machine has a core with more than one CPU. */
   boolean smtActive();
 

@@ -76,6 +76,23 @@ public final class FakeCpuState implements CpuStateView {
     throw new UnsupportedOperationException("no policy under test reads core idleness");
   }
 
+  /** Computed on demand (allocates): the CPUs with nothing queued. */
+  @Override
+  public CpuMask idleMask() {
+    MutableCpuMask mask = CpuMasks.mutable(nrCpuIds);
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      if (isIdle(cpu)) {
+        mask.set(cpu);
+      }
+    }
+    return mask;
+  }
+
+  @Override
+  public CpuMask idleCoreMask() {
+    throw new UnsupportedOperationException("no policy under test reads core idleness");
+  }
+
   @Override
   public boolean smtActive() {
     throw new UnsupportedOperationException("no policy under test reads sched_smt_active()");

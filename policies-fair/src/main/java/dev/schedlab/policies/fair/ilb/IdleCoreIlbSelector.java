@@ -32,17 +32,51 @@ import java.util.Objects;
  * fully idle core, else the lowest idle candidate CPU" for every {@link IlbPruning} revision;
  * pruning only shortens the walk, which {@link #lastExamined()} reports.
  *
- * <p>As in the kernel, the candidates are written into a per-CPU scratch mask, here slot {@value
- * #SCRATCH_SLOT} of the kicking CPU borrowed from the simulation's {@link ScratchMaskPool} for the
- * length of the call (the kernel uses {@code select_rq_mask} with interrupts off; the scratch-mask
- * draft of seeds-digest §2 makes it slot 0 of a per-CPU pool). Each prune is the kernel's {@code
- * cpumask_andnot(cpus, cpus, cpu_smt_mask(cpu))}, done as one {@code cpumask_clear_cpu()} per
- * sibling from lists built at creation: the walk never needs the "still non-empty" answer, and on a
- * wide machine each core's {@code cpu_smt_mask()} is a separate 1 KiB bitmap, so reading it at
- * every step costs either a full-width pass (quadratic when no core is fully idle) or a cache miss
- * per prune, where the lists are a few sequential ints. Nothing is allocated per call. If the
- * pool yields no mask (misuse under {@link ScratchMaskPool.MisusePolicy#WARN_ONCE}), the walk
- * runs over the two input masks without pruning: the same choice at a higher examined count.
+ * <p><b>Word-parallel form</b> (used when the machine's SMT threads sit at constant offsets, see
+ * {@link SmtThreadLayout}, or SMT is off). Write {@code C} for the candidates, {@code C'} for
+ * {@code C} without the kicker when the revision skips it ({@code C} otherwise), {@code I} for
+ * {@link CpuStateView#idleMask()} and {@code FI} for {@link CpuStateView#idleCoreMask()}. Then:
+ *
+ * <ul>
+ *   <li>the walk chooses {@code r = first(C' ∩ FI)}: a CPU of a fully idle core is never pruned
+ *       (its siblings are all in {@code FI} too, and those never prune), and every candidate below
+ *       it is rejected;
+ *   <li>else it returns {@code f = first(C' ∩ I \ FI)}: nothing is pruned before the first
+ *       fallback exists (a busy CPU prunes only once it does), so {@code f} is visited;
+ *   <li>a visited candidate {@code s} prunes its higher siblings exactly when {@code s ∈ C' \ FI}
+ *       and either {@code s ∈ I} or (the revision prunes busy CPUs' siblings and {@code s > f});
+ *       call that set {@code P}. A candidate {@code c} is not visited exactly when some sibling
+ *       {@code s < c} is in {@code P} (the lowest such sibling is itself visited: only members of
+ *       {@code P} prune). The walk covers {@code C ∩ [0, r]}, or all of {@code C} without
+ *       {@code r}, so {@link #lastExamined()} is the weight of {@code C ∩ [0, r]} less the
+ *       candidates there with a sibling below them in {@code P}.
+ * </ul>
+ *
+ * With thread {@code j} of every core at {@code base + d_j}, "some lower sibling in {@code P}" is
+ * the union over thread pairs {@code i < j} of {@code (P ∩ T_i)} shifted up by {@code d_j - d_i}
+ * bits ({@code T_i}: every core's thread {@code i}), a few operations per 64-CPU word. One pass
+ * finds {@code r} and {@code f}, a second counts, both only up to {@code r}'s word; when {@code f}
+ * is missing or above {@code r} nothing is pruned in range and the count is a plain popcount. The
+ * choice and the examined count are the walk's exactly (the property tests compare both with the
+ * walk for every revision). This form changes no mask, so it borrows no scratch mask; its only
+ * state is a per-instance array of {@code P}'s words, each written (from {@code f}'s word up to
+ * {@code r}'s) before it is read in the same call. It is not in the kernel, which tests CPUs one at a time: it is the simulator computing the
+ * same answer from the state view's incrementally maintained idle masks.
+ *
+ * <p><b>Walk</b> (any other topology: hybrid core widths, holes in the possible CPUs, irregular
+ * imported sibling sets). As in the kernel, the candidates are written into a per-CPU scratch
+ * mask, here slot {@value #SCRATCH_SLOT} of the kicking CPU borrowed from the simulation's {@link
+ * ScratchMaskPool} for the length of the call (the kernel uses {@code select_rq_mask} with
+ * interrupts off; the scratch-mask draft of seeds-digest §2 makes it slot 0 of a per-CPU pool).
+ * Each prune is the kernel's {@code cpumask_andnot(cpus, cpus, cpu_smt_mask(cpu))}, done as one
+ * {@code cpumask_clear_cpu()} per sibling from lists built at creation: the walk never needs the
+ * "still non-empty" answer, and on a wide machine each core's {@code cpu_smt_mask()} is a separate
+ * 1 KiB bitmap, so reading it at every step costs either a full-width pass (quadratic when no core
+ * is fully idle) or a cache miss per prune, where the lists are a few sequential ints. If the pool
+ * yields no mask (misuse under {@link ScratchMaskPool.MisusePolicy#WARN_ONCE}), the walk runs over
+ * the two input masks without pruning: the same choice at a higher examined count.
+ *
+ * <p>Nothing is allocated per call in either form.
  *
  * <p>One instance per simulation; not thread-safe.
  */
@@ -57,6 +91,11 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   /** CPU {@code c}'s SMT siblings (itself included) are {@code siblingCpus[siblingStart[c]..]}. */
   private final int[] siblingStart;
   private final int[] siblingCpus;
+  /** Null when the walk must be used (see the class comment). */
+  private final SmtThreadLayout layout;
+  /** The word-parallel form's {@code P}, by word; valid from the fallback's word on, per call. */
+  private final long[] pruners;
+  private final boolean wordParallelAllowed;
   private int lastExamined;
 
   /**
@@ -68,6 +107,15 @@ public final class IdleCoreIlbSelector implements IlbSelector {
    */
   public IdleCoreIlbSelector(
       Topology topology, ScratchMaskPool scratchMasks, IlbPruning pruning) {
+    this(topology, scratchMasks, pruning, true);
+  }
+
+  /**
+   * A selector that may be kept on the walk even where the word-parallel form applies, so tests
+   * can compare the two on the same states.
+   */
+  IdleCoreIlbSelector(
+      Topology topology, ScratchMaskPool scratchMasks, IlbPruning pruning, boolean wordParallel) {
     this.topology = Objects.requireNonNull(topology, "topology");
     this.scratchMasks = Objects.requireNonNull(scratchMasks, "scratchMasks");
     this.pruning = Objects.requireNonNull(pruning, "pruning");
@@ -87,6 +135,14 @@ public final class IdleCoreIlbSelector implements IlbSelector {
         }
       }
     }
+    this.layout = wordParallel ? SmtThreadLayout.of(topology) : null;
+    this.pruners = new long[(nrCpuIds + 63) >>> 6];
+    this.wordParallelAllowed = wordParallel;
+  }
+
+  /** Whether calls with SMT active take the word-parallel form (else the walk). */
+  public boolean isWordParallel() {
+    return layout != null;
   }
 
   /** The pruning revision this selector applies. */
@@ -97,6 +153,15 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   @Override
   public int findNewIlb(
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
+    if (layout != null || (!state.smtActive() && wordParallelAllowed)) {
+      return selectByWords(thisCpu, nohzIdleMask, housekeeping, state);
+    }
+    return selectByWalk(thisCpu, nohzIdleMask, housekeeping, state);
+  }
+
+  /** The walk over a borrowed scratch mask (class comment). */
+  private int selectByWalk(
+      int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
     try (ScratchMask candidates = scratchMasks.acquire(thisCpu, SCRATCH_SLOT)) {
       if (candidates == null) {
         return walkWithoutScratch(thisCpu, nohzIdleMask, housekeeping, state);
@@ -104,6 +169,123 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       candidates.and(nohzIdleMask, housekeeping);
       return walk(thisCpu, candidates, state);
     }
+  }
+
+  /** The word-parallel form of the walk (class comment); same choice, same examined count. */
+  private int selectByWords(
+      int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
+    int words = pruners.length;
+    int nrCpuIds = topology.nrCpuIds();
+    if (nohzIdleMask.nrCpuIds() != nrCpuIds || housekeeping.nrCpuIds() != nrCpuIds) {
+      throw new IllegalArgumentException(
+          "mask widths " + nohzIdleMask.nrCpuIds() + " and " + housekeeping.nrCpuIds()
+              + " differ from nr_cpu_ids " + nrCpuIds);
+    }
+    boolean smtActive = state.smtActive();
+    CpuMask idle = state.idleMask();
+    CpuMask idleCore = smtActive ? state.idleCoreMask() : idle;
+    int kickerWord = pruning.skipsKicker() && thisCpu >= 0 ? thisCpu >>> 6 : -1;
+    long notKicker = ~(1L << thisCpu);
+    int chosen = CpuMask.NO_CPU;
+    int fallback = CpuMask.NO_CPU;
+    int lastWord = words - 1;
+    for (int w = 0; w < words; w++) {
+      long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
+      if (candidates == 0) {
+        continue;
+      }
+      if (w == kickerWord) {
+        candidates &= notKicker;
+      }
+      long whole = candidates & idleCore.word(w);
+      if (smtActive && fallback == CpuMask.NO_CPU) {
+        long partial = candidates & idle.word(w) & ~whole;
+        if (partial != 0) {
+          fallback = (w << 6) | Long.numberOfTrailingZeros(partial);
+        }
+      }
+      if (whole != 0) {
+        chosen = (w << 6) | Long.numberOfTrailingZeros(whole);
+        lastWord = w;
+        break;
+      }
+    }
+    long lastRange = chosen == CpuMask.NO_CPU ? -1L : -1L >>> (63 - (chosen & 63));
+    if (fallback == CpuMask.NO_CPU || (chosen != CpuMask.NO_CPU && fallback > chosen)) {
+      // P holds nothing below the end of the walk: every candidate in range is visited.
+      lastExamined = countCandidates(nohzIdleMask, housekeeping, lastWord, lastRange);
+    } else {
+      lastExamined =
+          countVisited(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker,
+              fallback, lastWord, lastRange);
+    }
+    return chosen != CpuMask.NO_CPU ? chosen : fallback;
+  }
+
+  /** Candidates in words up to {@code lastWord}, {@code lastRange} limiting the last. */
+  private static int countCandidates(
+      CpuMask nohzIdleMask, CpuMask housekeeping, int lastWord, long lastRange) {
+    int examined = 0;
+    for (int w = 0; w < lastWord; w++) {
+      examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
+    }
+    return examined
+        + Long.bitCount(nohzIdleMask.word(lastWord) & housekeeping.word(lastWord) & lastRange);
+  }
+
+  /**
+   * The walk's examined count when a fallback {@code f} lies below its end: candidates in words
+   * up to {@code lastWord} ({@code lastRange} limiting the last), less those with an SMT sibling
+   * below them in {@code P} (class comment). {@code P} is empty below {@code f}.
+   */
+  private int countVisited(
+      CpuMask nohzIdleMask,
+      CpuMask housekeeping,
+      CpuMask idle,
+      CpuMask idleCore,
+      int kickerWord,
+      long notKicker,
+      int fallback,
+      int lastWord,
+      long lastRange) {
+    int fallbackWord = fallback >>> 6;
+    long fromFallback = -1L << fallback;
+    boolean prunesBusy = pruning.prunesBusyCpuSiblings();
+    int examined = 0;
+    for (int w = 0; w < fallbackWord; w++) {
+      examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
+    }
+    long[] p = pruners;
+    int[] pairLower = layout.pairLower;
+    int[] pairShiftWords = layout.pairShiftWords;
+    int[] pairShiftBits = layout.pairShiftBits;
+    long[][] threadWords = layout.threadWords;
+    for (int w = fallbackWord; w <= lastWord; w++) {
+      long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
+      long prunes = (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
+      if (prunesBusy) {
+        prunes &= w == fallbackWord ? fromFallback : -1L;
+      } else {
+        prunes &= idle.word(w);
+      }
+      p[w] = prunes;
+      long pruned = 0;
+      for (int k = 0; k < pairLower.length; k++) {
+        int v = w - pairShiftWords[k];
+        if (v < fallbackWord) {
+          continue;
+        }
+        long[] lower = threadWords[pairLower[k]];
+        int bits = pairShiftBits[k];
+        pruned |= (p[v] & lower[v]) << bits;
+        if (bits != 0 && v > fallbackWord) {
+          pruned |= (p[v - 1] & lower[v - 1]) >>> (64 - bits);
+        }
+      }
+      long range = w == lastWord ? lastRange : -1L;
+      examined += Long.bitCount(candidates & ~pruned & range);
+    }
+    return examined;
   }
 
   private int walk(int thisCpu, ScratchMask candidates, CpuStateView state) {

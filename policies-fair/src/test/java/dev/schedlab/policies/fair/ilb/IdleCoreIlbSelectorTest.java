@@ -14,6 +14,7 @@ import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.TopologyBuilder;
 import java.lang.management.ManagementFactory;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,15 +22,36 @@ import org.junit.jupiter.api.Test;
 /**
  * The idle-core selector on hand-made states of an 8-CPU SMT2 machine numbered like Vera (CPU n
  * and n+4 are siblings): it skips an idle CPU whose sibling is busy when a fully idle core exists,
- * falls back to the first idle CPU of a busy core otherwise, borrows and returns slot 0 of the
- * kicker's scratch pool (so a slot already held is misuse), still chooses correctly when the pool
- * yields no mask, resolves its {@code pruning} parameter, and allocates nothing per call.
+ * falls back to the first idle CPU of a busy core otherwise, resolves its {@code pruning}
+ * parameter, and allocates nothing per call. The word-parallel form (this machine's threads are at
+ * constant offsets) borrows no scratch mask; the walk, taken on a hybrid machine (cores {0,4},
+ * {1,5}, {2,6}, {3}, {7}), borrows and returns slot 0 of the kicker's scratch pool (so a slot
+ * already held is misuse) and still chooses correctly when the pool yields no mask.
  */
 final class IdleCoreIlbSelectorTest {
 
   private final Topology topology = Machines.smt(8, 2, SiblingNumbering.SPLIT);
   private final FakeCpuState state = new FakeCpuState(topology);
   private final CpuMask everyCpu = CpuMasks.full(8);
+  private final Topology hybrid = hybrid();
+  private final FakeCpuState hybridState = new FakeCpuState(hybrid);
+
+  private static Topology hybrid() {
+    TopologyBuilder builder = Topology.builder(8).name("hybrid8");
+    int[] coreOf = {0, 1, 2, 3, 0, 1, 2, 4};
+    for (int cpu = 0; cpu < 8; cpu++) {
+      builder.addCpu(cpu, 0, 0, 0, TopologyBuilder.UNKNOWN, coreOf[cpu], 0);
+    }
+    return builder.build();
+  }
+
+  private IlbSelector hybridSelector(ScratchMaskPool pool) {
+    IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
+    return provider.create(
+        new FakePolicyContext(
+            hybrid, provider, Map.of(IdleCoreIlbSelectorProvider.PRUNING, "v4"), hybridState,
+            pool));
+  }
 
   private IlbSelector selector(ScratchMaskPool pool, String pruning) {
     IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
@@ -99,44 +121,65 @@ final class IdleCoreIlbSelectorTest {
   }
 
   @Test
-  void findNewIlb_afterTheCall_releasesSlotZeroOfTheKicker() {
+  void findNewIlb_regularMachine_isWordParallelAndBorrowsNoScratchMask() {
     ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.THROW);
-    state.allIdle(true).idle(3, false);
-
-    selector(pool, "v4").findNewIlb(3, everyCpu, everyCpu, state);
-
-    assertThat(pool.isHeld(3, IdleCoreIlbSelector.SCRATCH_SLOT)).isFalse();
-    assertThat(pool.misuseCount()).isZero();
-  }
-
-  @Test
-  void findNewIlb_kickerSlotZeroAlreadyHeldUnderThrow_failsAsMisuse() {
-    ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.THROW);
-    state.allIdle(true).idle(3, false);
-    IlbSelector selector = selector(pool, "v4");
-
-    try (ScratchMask held = pool.acquire(3, 0)) {
-      assertThatThrownBy(() -> selector.findNewIlb(3, everyCpu, everyCpu, state))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("slot 0 of CPU 3");
-    }
-  }
-
-  @Test
-  void findNewIlb_poolYieldsNoMaskUnderWarnOnce_choosesTheSameCpuWithoutPruning() {
-    ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.WARN_ONCE);
     state.allIdle(false).idle(1, true).idle(6, true).idle(7, true);
-    IlbSelector selector = selector(pool, "v4");
-    int expected = selector.findNewIlb(0, everyCpu, everyCpu, state);
-    int prunedWalk = selector.lastExamined();
+    IdleCoreIlbSelector selector = (IdleCoreIlbSelector) selector(pool, "v4");
 
     int chosen;
     try (ScratchMask held = pool.acquire(0, 0)) {
       chosen = selector.findNewIlb(0, everyCpu, everyCpu, state);
     }
 
-    assertThat(chosen).isEqualTo(expected).isEqualTo(1);
-    assertThat(selector.lastExamined()).isGreaterThan(prunedWalk);
+    assertThat(selector.isWordParallel()).isTrue();
+    assertThat(chosen).isEqualTo(1);
+    assertThat(selector.lastExamined()).isEqualTo(5); // as the walk in the pruning test above
+    assertThat(pool.misuseCount()).isZero();
+  }
+
+  @Test
+  void findNewIlb_walkAfterTheCall_releasesSlotZeroOfTheKicker() {
+    ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.THROW);
+    hybridState.allIdle(true).idle(3, false);
+    IlbSelector selector = hybridSelector(pool);
+
+    assertThat(((IdleCoreIlbSelector) selector).isWordParallel()).isFalse();
+    assertThat(selector.findNewIlb(3, everyCpu, everyCpu, hybridState)).isEqualTo(0);
+    assertThat(pool.isHeld(3, IdleCoreIlbSelector.SCRATCH_SLOT)).isFalse();
+    assertThat(pool.misuseCount()).isZero();
+  }
+
+  @Test
+  void findNewIlb_walkWithKickerSlotZeroAlreadyHeldUnderThrow_failsAsMisuse() {
+    ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.THROW);
+    hybridState.allIdle(true).idle(3, false);
+    IlbSelector selector = hybridSelector(pool);
+
+    try (ScratchMask held = pool.acquire(3, 0)) {
+      assertThatThrownBy(() -> selector.findNewIlb(3, everyCpu, everyCpu, hybridState))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("slot 0 of CPU 3");
+    }
+  }
+
+  @Test
+  void findNewIlb_walkWhenPoolYieldsNoMaskUnderWarnOnce_choosesTheSameCpuWithoutPruning() {
+    ScratchMaskPool pool = new ScratchMaskPool(8, ScratchMaskPool.MisusePolicy.WARN_ONCE);
+    // 0 busy; 1 idle next to busy 5: fallback, prunes 5; 2 busy prunes 6; 3, 4 busy; 7 alone
+    // and idle: chosen. Pruned walk visits 0,1,2,3,4,7; unpruned all 8.
+    hybridState.allIdle(false).idle(1, true).idle(6, true).idle(7, true);
+    IlbSelector selector = hybridSelector(pool);
+    int expected = selector.findNewIlb(0, everyCpu, everyCpu, hybridState);
+    int prunedWalk = selector.lastExamined();
+
+    int chosen;
+    try (ScratchMask held = pool.acquire(0, 0)) {
+      chosen = selector.findNewIlb(0, everyCpu, everyCpu, hybridState);
+    }
+
+    assertThat(chosen).isEqualTo(expected).isEqualTo(7);
+    assertThat(prunedWalk).isEqualTo(6);
+    assertThat(selector.lastExamined()).isEqualTo(8);
     assertThat(pool.misuseCount()).isEqualTo(1);
   }
 

@@ -28,6 +28,8 @@ final class IlbCheck {
   final IlbSelector v2;
   final IlbSelector v3;
   final IlbSelector v4;
+  /** The same revisions kept on the walk, whatever the topology. */
+  final IlbSelector[] walks;
   final IlbRules rules;
   final boolean[] idle;
   final List<String> failures = new ArrayList<>();
@@ -43,6 +45,12 @@ final class IlbCheck {
     this.v2 = idleCore("v2");
     this.v3 = idleCore("v3");
     this.v4 = idleCore("v4");
+    this.walks =
+        new IlbSelector[] {
+          new IdleCoreIlbSelector(topology, pool, IlbPruning.V2, false),
+          new IdleCoreIlbSelector(topology, pool, IlbPruning.V3, false),
+          new IdleCoreIlbSelector(topology, pool, IlbPruning.V4, false)
+        };
     this.rules = new IlbRules(topology);
   }
 
@@ -101,6 +109,27 @@ final class IlbCheck {
     }
     if (pool.isHeld(kicker, IdleCoreIlbSelector.SCRATCH_SLOT)) {
       fail("scratch slot left held", kicker, nohz, housekeeping);
+    }
+    checkAgainstWalk(kicker, nohz, housekeeping);
+  }
+
+  /**
+   * Each revision's selector against its twin kept on the walk: the same CPU and the same examined
+   * count. Any kicker, idle or busy, in the candidates or not.
+   */
+  void checkAgainstWalk(int kicker, CpuMask nohz, CpuMask housekeeping) {
+    IlbSelector[] selectors = {v2, v3, v4};
+    for (int i = 0; i < selectors.length; i++) {
+      int fast = selectors[i].findNewIlb(kicker, nohz, housekeeping, state);
+      int walked = walks[i].findNewIlb(kicker, nohz, housekeeping, state);
+      if (fast != walked || selectors[i].lastExamined() != walks[i].lastExamined()) {
+        fail(
+            "v" + (i + 2) + " chose " + fast + " examining " + selectors[i].lastExamined()
+                + ", its walk " + walked + " examining " + walks[i].lastExamined(),
+            kicker,
+            nohz,
+            housekeeping);
+      }
     }
   }
 

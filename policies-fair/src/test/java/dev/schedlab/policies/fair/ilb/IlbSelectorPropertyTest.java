@@ -28,7 +28,11 @@ import net.jqwik.api.Provide;
  * a CPU is chosen whenever an idle candidate exists; without SMT both selectors agree on the CPU
  * and on the examined count; the idle-core revisions v2, v3 and v4 all choose the rule's CPU with
  * v4 examining no more than v3 and v3 no more than v2; the scratch slot is released after every
- * call and the pool (THROW policy) reports no misuse.
+ * call and the pool (THROW policy) reports no misuse. The word-parallel form (every machine here
+ * has constant SMT offsets) chooses the same CPU with the same examined count as the same
+ * revision kept on the walk, also when the kicker is idle or outside the NOHZ mask; on irregular
+ * machines (cores of 1-4 threads over permuted CPU numbers) the selector keeps to the walk and
+ * matches the transcribed rules.
  */
 final class IlbSelectorPropertyTest {
 
@@ -43,13 +47,19 @@ final class IlbSelectorPropertyTest {
   /** One machine shape: CPU count, SMT width, numbering. */
   record Shape(int cpus, int threads, SiblingNumbering numbering) {
     Topology topology() {
+      if (threads == 0) {
+        // Irregular: two fixed draws per width (numbering picks which).
+        return Machines.irregular(cpus, numbering == SiblingNumbering.SPLIT ? 1 : 2);
+      }
       int nodes = cpus == 352 ? 2 : 8;
       return Machines.smt(nodes, cpus / threads / nodes, threads, numbering);
     }
 
     @Override
     public String toString() {
-      return cpus + " CPUs SMT" + threads + " " + numbering;
+      return threads == 0
+          ? cpus + " CPUs irregular " + numbering
+          : cpus + " CPUs SMT" + threads + " " + numbering;
     }
   }
 
@@ -142,6 +152,59 @@ final class IlbSelectorPropertyTest {
       assertThat(chosen).isEqualTo(first);
       assertThat(core.lastExamined()).isEqualTo(check.firstIdle.lastExamined());
     }
+  }
+
+  @Property(tries = 300)
+  void wordParallelForm_anyKickerState_matchesTheWalkInCpuAndExaminedCount(
+      @ForAll("scenarios") Scenario scenario,
+      @ForAll boolean kickerIdle,
+      @ForAll boolean kickerInNohzMask) {
+    Drawn drawn = draw(scenario);
+    IlbCheck check = drawn.check;
+    check.idle[drawn.kicker] = kickerIdle;
+    check.state.idle(drawn.kicker, kickerIdle);
+    MutableCpuMask nohz = drawn.nohz.mutableCopy();
+    if (kickerInNohzMask) {
+      nohz.set(drawn.kicker);
+    } else {
+      nohz.clear(drawn.kicker);
+    }
+
+    check.failures.clear();
+    check.checkAgainstWalk(drawn.kicker, nohz, drawn.housekeeping);
+
+    assertThat(check.failures).isEmpty();
+    for (IlbSelector selector : new IlbSelector[] {check.v2, check.v3, check.v4}) {
+      assertThat(((IdleCoreIlbSelector) selector).isWordParallel()).isTrue();
+    }
+    assertThat(check.pool.misuseCount()).isZero();
+  }
+
+  @Property(tries = 200)
+  void irregularMachine_randomState_keepsToTheWalkAndMatchesTheRules(
+      @ForAll("irregularScenarios") Scenario scenario) {
+    Drawn drawn = draw(scenario);
+
+    drawn.check.failures.clear();
+    drawn.check.check(drawn.kicker, drawn.nohz, drawn.housekeeping, drawn.nohzBits, drawn.hkBits);
+
+    assertThat(drawn.check.failures).isEmpty();
+    assertThat(((IdleCoreIlbSelector) drawn.check.v4).isWordParallel()).isFalse();
+    assertThat(drawn.check.pool.misuseCount()).isZero();
+  }
+
+  @Provide
+  Arbitrary<Scenario> irregularScenarios() {
+    return scenarios()
+        .map(
+            s ->
+                new Scenario(
+                    new Shape(s.shape().cpus() == 352 ? 352 : 1000, 0, s.shape().numbering()),
+                    s.seed(),
+                    s.pattern(),
+                    s.idlePercent(),
+                    s.nohzPercent(),
+                    s.isolate()));
   }
 
   private record Drawn(

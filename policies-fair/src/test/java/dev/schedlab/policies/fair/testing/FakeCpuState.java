@@ -10,8 +10,10 @@ import java.util.Arrays;
 /**
  * A {@link CpuStateView} backed by plain arrays over a {@link Topology}: {@code idle[cpu]} stands
  * for {@code idle_cpu()}, {@code schedIdleRq[cpu]} for {@code sched_idle_rq()}; {@code
- * is_core_idle()} and {@code sched_smt_active()} are derived from the topology. Mutable so one
- * instance serves a whole exhaustive sweep; allocates nothing after construction.
+ * is_core_idle()} and {@code sched_smt_active()} are derived from the topology; {@link
+ * #idleMask()} and {@link #idleCoreMask()} are recomputed from the arrays at every change (O(SMT
+ * width) per CPU changed). Mutable so one instance serves a whole exhaustive sweep; allocates
+ * nothing after construction.
  */
 public final class FakeCpuState implements CpuStateView {
 
@@ -19,6 +21,8 @@ public final class FakeCpuState implements CpuStateView {
   private final boolean[] idle;
   private final boolean[] schedIdleRq;
   private final MutableCpuMask nohzIdleMask;
+  private final MutableCpuMask idleMask;
+  private final MutableCpuMask idleCoreMask;
 
   /** Every CPU busy, no SCHED_IDLE-only runqueue, empty NOHZ mask. */
   public FakeCpuState(Topology topology) {
@@ -26,23 +30,57 @@ public final class FakeCpuState implements CpuStateView {
     this.idle = new boolean[topology.nrCpuIds()];
     this.schedIdleRq = new boolean[topology.nrCpuIds()];
     this.nohzIdleMask = CpuMasks.mutable(topology.nrCpuIds());
+    this.idleMask = CpuMasks.mutable(topology.nrCpuIds());
+    this.idleCoreMask = CpuMasks.mutable(topology.nrCpuIds());
+  }
+
+  private void refresh(int cpu) {
+    if (idle[cpu]) {
+      idleMask.set(cpu);
+    } else {
+      idleMask.clear(cpu);
+    }
+    if (!topology.isPossible(cpu)) {
+      return;
+    }
+    CpuMask siblings = topology.smtSiblings(cpu);
+    boolean all = true;
+    for (int s = siblings.first(); s != CpuMask.NO_CPU; s = siblings.next(s)) {
+      all &= idle[s];
+    }
+    for (int s = siblings.first(); s != CpuMask.NO_CPU; s = siblings.next(s)) {
+      if (all) {
+        idleCoreMask.set(s);
+      } else {
+        idleCoreMask.clear(s);
+      }
+    }
+  }
+
+  private void refreshAll() {
+    for (int cpu = 0; cpu < idle.length; cpu++) {
+      refresh(cpu);
+    }
   }
 
   /** Sets whether {@code cpu} is idle. */
   public FakeCpuState idle(int cpu, boolean value) {
     idle[cpu] = value;
+    refresh(cpu);
     return this;
   }
 
   /** Copies every CPU's idle state from {@code values}. */
   public FakeCpuState idleFrom(boolean[] values) {
     System.arraycopy(values, 0, idle, 0, idle.length);
+    refreshAll();
     return this;
   }
 
   /** Marks every CPU idle or busy. */
   public FakeCpuState allIdle(boolean value) {
     Arrays.fill(idle, value);
+    refreshAll();
     return this;
   }
 
@@ -51,6 +89,7 @@ public final class FakeCpuState implements CpuStateView {
     schedIdleRq[cpu] = value;
     if (value) {
       idle[cpu] = false;
+      refresh(cpu);
     }
     return this;
   }
@@ -81,6 +120,16 @@ public final class FakeCpuState implements CpuStateView {
       }
     }
     return true;
+  }
+
+  @Override
+  public CpuMask idleMask() {
+    return idleMask;
+  }
+
+  @Override
+  public CpuMask idleCoreMask() {
+    return idleCoreMask;
   }
 
   @Override

@@ -31,6 +31,41 @@ public final class Machines {
     return smt(1, cpus / threads, threads, numbering);
   }
 
+  /**
+   * An irregular machine of {@code cpus} CPUs on one node: cores of 1 to 4 threads (drawn from
+   * {@code seed}) over a random permutation of the CPU numbers, so no constant-offset SMT
+   * numbering exists (a hybrid machine or an import with odd sibling sets).
+   */
+  public static Topology irregular(int cpus, long seed) {
+    String key = "irregular" + cpus + "s" + seed;
+    return CACHE.computeIfAbsent(
+        key,
+        k -> {
+          java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+          int[] order = new int[cpus];
+          for (int i = 0; i < cpus; i++) {
+            order[i] = i;
+          }
+          for (int i = cpus - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+          }
+          TopologyBuilder builder = Topology.builder(cpus).name("irregular" + cpus);
+          int core = 0;
+          int i = 0;
+          while (i < cpus) {
+            int width = Math.min(cpus - i, 1 + random.nextInt(4));
+            for (int t = 0; t < width; t++) {
+              builder.addCpu(order[i++], 0, 0, 0, TopologyBuilder.UNKNOWN, core, 0);
+            }
+            core++;
+          }
+          return builder.build();
+        });
+  }
+
   private static Topology build(
       int nodes, int coresPerNode, int threads, SiblingNumbering numbering) {
     int cores = nodes * coresPerNode;
