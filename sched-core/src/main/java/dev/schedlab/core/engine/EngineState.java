@@ -52,10 +52,12 @@ final class EngineState implements CpuStateView {
         siblings[cpu] = new int[0];
         continue;
       }
+      // cpu_smt_mask() holds online CPUs only (hotplug removes a CPU from its siblings' masks),
+      // so an offline thread never keeps its core from counting as idle.
       CpuMask smtMask = topology.smtSiblings(cpu);
-      int[] others = new int[smtMask.weight() - 1];
+      int[] others = new int[smtMask.weightAnd(online) - (isOnline[cpu] ? 1 : 0)];
       int k = 0;
-      for (int s = smtMask.first(); s != CpuMask.NO_CPU; s = smtMask.next(s)) {
+      for (int s = smtMask.firstAnd(online); s != CpuMask.NO_CPU; s = smtMask.nextAnd(s, online)) {
         if (s != cpu) {
           others[k++] = s;
         }
@@ -106,7 +108,10 @@ final class EngineState implements CpuStateView {
     }
   }
 
-  /** Each CPU's other SMT siblings (empty for an impossible CPU); shared, not to be modified. */
+  /**
+   * Each CPU's other online SMT siblings (empty for an impossible CPU); shared, not to be
+   * modified.
+   */
   int[][] siblingsOf() {
     return siblings;
   }

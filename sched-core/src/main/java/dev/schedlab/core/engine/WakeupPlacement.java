@@ -400,6 +400,9 @@ final class WakeupPlacement {
     boolean idle = true;
     CpuMask smt = topology.smtSiblings(core);
     for (int cpu = smt.first(); cpu != CpuMask.NO_CPU; cpu = smt.next(cpu)) {
+      if (!state.isActive(cpu)) {
+        continue; // cpu_smt_mask() has online CPUs only
+      }
       if (!state.isAvailableIdle(cpu)) {
         idle = false;
         if (idleCpuCandidate == -1) {
