@@ -472,6 +472,9 @@ final class Scheduler {
       task.runSinceMigrationNs += delta;
       rq.rqCpuTimeNs += delta;
       rq.execClock = now;
+      // update_curr_se(): exec_start follows the accounting, so once the task stops running it
+      // holds when it last ran, which task_hot() measures from.
+      task.execStartNs = now;
     }
     long from = Math.max(rq.progressClock, rq.pausedUntil);
     if (now > from) {
@@ -1088,6 +1091,7 @@ final class Scheduler {
     if (from != cpu) {
       task.lastMigrationDistance = migrationDistance(from, cpu);
       task.runSinceMigrationNs = 0;
+      task.execStartNs = Task.EXEC_START_COLD;
       sim.listener.migration(now(), task.id, from, cpu);
     }
     task.cpu = cpu;
