@@ -17,6 +17,8 @@ final class FakePerfState implements PerfStateView {
   private final Map<Integer, Long> migratedAt = new HashMap<>();
   private final Map<Integer, WorkClass> workClass = new HashMap<>();
   private final Map<Integer, Integer> memoryBound = new HashMap<>();
+  private final Map<Integer, Integer> memoryHome = new HashMap<>();
+  private final Map<Integer, Integer> memoryHomed = new HashMap<>();
 
   FakePerfState(int cpus) {
     busy = new boolean[cpus];
@@ -61,6 +63,18 @@ final class FakePerfState implements PerfStateView {
     return this;
   }
 
+  /** Task {@code task}'s memory is on {@code node}. */
+  FakePerfState memoryHome(int task, int node) {
+    memoryHome.put(task, node);
+    return this;
+  }
+
+  /** {@code n} memory-bound tasks whose memory is on {@code node} run now. */
+  FakePerfState memoryBoundHomedRunning(int node, int n) {
+    memoryHomed.put(node, n);
+    return this;
+  }
+
   @Override
   public long nowNs() {
     return now;
@@ -99,5 +113,15 @@ final class FakePerfState implements PerfStateView {
   @Override
   public int memoryBoundRunning(int node) {
     return memoryBound.getOrDefault(node, 0);
+  }
+
+  @Override
+  public int memoryHomeNode(int taskId) {
+    return memoryHome.getOrDefault(taskId, -1);
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int node) {
+    return memoryHomed.getOrDefault(node, 0);
   }
 }

@@ -76,6 +76,9 @@ final class Scheduler {
   private final int[] nodeIndex;
   private final int[] memoryBoundPerNode;
   private final ImmutableCpuMask[] nodeCpus;
+  /** Running memory-bound tasks counted by the node that holds their memory. */
+  private final MemoryHomes memoryHomes;
+
   /** CPUs running a {@link WorkClass#MEMORY} task. */
   private final MutableCpuMask memoryBoundCpus;
   private final TaskProgramControl control;
@@ -134,6 +137,7 @@ final class Scheduler {
     }
     this.memoryBoundCpus = CpuMasks.mutable(nrCpuIds);
     this.memoryBoundPerNode = new int[nodes.length];
+    this.memoryHomes = new MemoryHomes(nodes.length, nrCpuIds);
     this.control = new TaskProgramControl(this);
     this.cpuTimers = new Event.CpuTimer[nrCpuIds];
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
@@ -541,7 +545,7 @@ final class Scheduler {
     loop.cancelSlot(rq.cpu);
     rq.completionTime = Long.MAX_VALUE;
     if (task.workClass == WorkClass.MEMORY) {
-      memoryBoundChanged(rq.cpu, -1);
+      memoryBoundChanged(rq.cpu, task, -1);
     }
   }
 
@@ -602,7 +606,7 @@ final class Scheduler {
     rq.progressClock = now;
     updateMisfitStatus(rq);
     if (next.workClass == WorkClass.MEMORY) {
-      memoryBoundChanged(rq.cpu, 1);
+      memoryBoundChanged(rq.cpu, next, 1);
     }
     setTimeState(rq, 1);
     wasteAfter(rq);
@@ -906,9 +910,15 @@ final class Scheduler {
    * A memory-bound task starts or stops running on {@code cpu}: the other memory-bound tasks of
    * its node may change speed. Visits only the CPUs running one, not the whole node.
    */
-  private void memoryBoundChanged(int cpu, int delta) {
+  private void memoryBoundChanged(int cpu, Task task, int delta) {
     int node = nodeIndex[topology.nodeOf(cpu)];
+    if (task.memoryHomeNode < 0) {
+      // First touch: the task's pages land on the node it first runs on.
+      task.memoryHomeNode = topology.nodeOf(cpu);
+    }
+    int home = nodeIndex[task.memoryHomeNode];
     memoryBoundPerNode[node] += delta;
+    memoryHomes.changed(home, cpu, delta);
     memoryBoundCpus.clear(cpu);
     CpuMask nodeMask = nodeCpus[node];
     for (int other = memoryBoundCpus.firstAnd(nodeMask);
@@ -916,9 +926,23 @@ final class Scheduler {
         other = memoryBoundCpus.nextAnd(other, nodeMask)) {
       resync(rqs[other]);
     }
+    if (home != node) {
+      // Tasks whose memory is on the same node but which run elsewhere share its controllers.
+      CpuMask homed = memoryHomes.cpusHomedOn(home);
+      for (int other = homed.first(); other != CpuMask.NO_CPU; other = homed.next(other)) {
+        if (other != cpu && !nodeMask.test(other)) {
+          resync(rqs[other]);
+        }
+      }
+    }
     if (delta > 0) {
       memoryBoundCpus.set(cpu);
     }
+  }
+
+  /** Memory-bound tasks running anywhere whose memory is on {@code node}. */
+  int memoryBoundHomedRunning(int node) {
+    return node < nodeIndex.length ? memoryHomes.running(nodeIndex[node]) : 0;
   }
 
   /** Per-CPU time accounting: 0 idle, 1 task, 2 balancing overhead. */

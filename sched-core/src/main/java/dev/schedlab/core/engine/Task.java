@@ -75,6 +75,12 @@ final class Task implements TaskView {
   /** When the task was last woken, or -1 once its wakeup latency was recorded. */
   long wakeStampNs = -1;
 
+  /**
+   * NUMA node holding the task's memory, see {@code PerfStateView.memoryHomeNode}: set for a
+   * memory-bound task when it first runs (first touch), -1 before; pages never move afterwards.
+   */
+  int memoryHomeNode = -1;
+
   /** Distance of the last migration, see {@code PerfStateView.lastMigrationDistance}. */
   int lastMigrationDistance;
   /** CPU time since the last migration. */
