@@ -52,4 +52,12 @@ public interface PerfStateView {
   default int memoryBoundHomedRunning(int node) {
     return memoryBoundRunning(node);
   }
+
+  /**
+   * Number of memory-bound tasks whose memory is on node {@code home} running now on node {@code
+   * running}. Without home tracking, the tasks running on the node when both are equal, else 0.
+   */
+  default int memoryBoundHomedRunning(int home, int running) {
+    return home == running ? memoryBoundRunning(home) : 0;
+  }
 }

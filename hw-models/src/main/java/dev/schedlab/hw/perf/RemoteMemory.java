@@ -10,7 +10,11 @@ import dev.schedlab.topology.Topology;
  * Linux's first-touch policy places each slice on the toucher's node), and stay there for the run:
  * no NUMA-balancing page migration ({@code numa_balancing} off, or a run shorter than its scan
  * period). The thread shares its home node's bandwidth with the other running threads homed there,
- * wherever they run, and running on another node slows it by {@link #factor(int, int)}. {@link
+ * wherever they run, and running on another node slows it by {@link #factor(int, int)}: a remote
+ * thread asks its home node for that fraction of a local thread's bandwidth, the home node shares
+ * its bandwidth in proportion to what the running threads ask, so the node still delivers {@code
+ * min(bandwidth, total demand)}: remote access costs throughput only while the home node is not
+ * saturated. {@link
  * Placement#RUNNING_NODE}: the older rule, bandwidth from the node the thread runs on and no
  * remote cost (as if pages followed the thread instantly).
  *
@@ -22,7 +26,7 @@ import dev.schedlab.topology.Topology;
  * order of magnitude (AnandTech's EPYC 7000 analysis: one die-to-die Infinity Fabric hop adds
  * latency, 42.6 GB/s per link; Dell's R7425 STREAM study measures remote-node STREAM well below
  * local). A fixed factor can replace the SLIT rule. Not modelled: the fabric links' own bandwidth
- * limit, and remote threads drawing less than a full share of the home controllers.
+ * limit (42.6 GB/s per die-to-die link on Zen 1 per AnandTech, above one die's 25.6 GB/s here).
  */
 public final class RemoteMemory {
 
@@ -82,6 +86,11 @@ public final class RemoteMemory {
   /** Where pages are. */
   public Placement placement() {
     return placement;
+  }
+
+  /** Every node id with a row in the table (for summing demand per home node). */
+  public int nodeSlots() {
+    return factor.length;
   }
 
   /** Speed factor of a thread running on node {@code running} whose memory is on {@code home}. */

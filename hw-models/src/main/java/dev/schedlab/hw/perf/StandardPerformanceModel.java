@@ -13,8 +13,9 @@ import dev.schedlab.spi.view.WorkClass;
  *       with the {@link SiblingQualification} rule (Olympus) also those idle for less than the
  *       qualification interval,
  *   <li>the {@link MigrationWarmup} factor for its last migration and the run time since,
- *   <li>for memory-bound threads, the {@link MemoryBandwidthShare} of the node holding its memory
- *       and, when that is not the node it runs on, the {@link RemoteMemory} factor (with {@link
+ *   <li>for memory-bound threads, the {@link RemoteMemory} factor when it runs away from the node
+ *       holding its memory, times that node's {@link MemoryBandwidthShare} for the demand of the
+ *       threads homed there, each remote one asking for its factor of a full share (with {@link
  *       RemoteMemory.Placement#RUNNING_NODE}, or before the engine reports a home node, the share
  *       of the node it runs on).
  * </ol>
@@ -81,7 +82,16 @@ public final class StandardPerformanceModel implements PerformanceModel {
       if (home < 0) {
         speed *= memory.factor(state.memoryBoundRunning(node));
       } else {
-        speed *= memory.factor(state.memoryBoundHomedRunning(home)) * remote.factor(node, home);
+        // The home node shares its bandwidth in proportion to what its running threads ask.
+        double demand = 0;
+        for (int on = 0; on < remote.nodeSlots(); on++) {
+          double f = remote.factor(on, home);
+          if (f > 0) {
+            // 0 only for ids that are not nodes.
+            demand += state.memoryBoundHomedRunning(home, on) * f;
+          }
+        }
+        speed *= remote.factor(node, home) * memory.factor(demand);
       }
     }
     return speed;

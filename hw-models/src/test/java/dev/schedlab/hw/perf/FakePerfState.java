@@ -19,6 +19,7 @@ final class FakePerfState implements PerfStateView {
   private final Map<Integer, Integer> memoryBound = new HashMap<>();
   private final Map<Integer, Integer> memoryHome = new HashMap<>();
   private final Map<Integer, Integer> memoryHomed = new HashMap<>();
+  private final Map<Long, Integer> memoryHomedOn = new HashMap<>();
 
   FakePerfState(int cpus) {
     busy = new boolean[cpus];
@@ -69,9 +70,10 @@ final class FakePerfState implements PerfStateView {
     return this;
   }
 
-  /** {@code n} memory-bound tasks whose memory is on {@code node} run now. */
-  FakePerfState memoryBoundHomedRunning(int node, int n) {
-    memoryHomed.put(node, n);
+  /** {@code n} memory-bound tasks whose memory is on {@code home} run now on {@code running}. */
+  FakePerfState memoryBoundHomedRunning(int home, int running, int n) {
+    memoryHomedOn.put(((long) home << 32) | running, n);
+    memoryHomed.merge(home, n, Integer::sum);
     return this;
   }
 
@@ -123,5 +125,10 @@ final class FakePerfState implements PerfStateView {
   @Override
   public int memoryBoundHomedRunning(int node) {
     return memoryHomed.getOrDefault(node, 0);
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int home, int running) {
+    return memoryHomedOn.getOrDefault(((long) home << 32) | running, 0);
   }
 }

@@ -9,10 +9,11 @@ import dev.schedlab.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 /**
- * Home-node memory: with first touch a memory-bound thread shares the bandwidth of the node that
- * holds its pages, wherever it runs, and running elsewhere slows it by {@code 10 / distance} (or a
- * fixed factor); with the running-node rule (or before a home is known) nothing changes from the
- * old per-running-node share.
+ * Home-node memory: with first touch a memory-bound thread draws on the node that holds its pages,
+ * wherever it runs; running elsewhere it asks for {@code 10 / distance} (or a fixed factor) of a
+ * local thread's bandwidth, and the home node shares its bandwidth in proportion to what its
+ * threads ask, so remote access costs throughput only below saturation. With the running-node rule
+ * (or before a home is known) nothing changes from the old per-running-node share.
  */
 final class RemoteMemoryTest {
 
@@ -52,26 +53,41 @@ final class RemoteMemoryTest {
   }
 
   @Test
-  void firstTouch_remoteThreadPaysDistanceAndSharesItsHomeNode() {
+  void firstTouch_unsaturatedHome_remoteThreadRunsAtItsDistanceFactor() {
     Topology t = fourNodes();
     StandardPerformanceModel m =
         model(t, RemoteMemory.of(t, RemoteMemory.Placement.FIRST_TOUCH, 0));
-    // Task 7 runs on CPU 2 (node 2) alone there; its pages are on node 0, where 4 homed threads
-    // run (itself included): share 40 / (4 * 20) = 0.5, times 10/32 for the socket crossing.
+    // Task 7 runs on node 2 with its pages on node 0; one local thread runs on node 0 too. Demand
+    // 1 + 10/32 threads < 2 that the node feeds: nobody is throttled by bandwidth.
     FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryHome(7, 0).memoryBoundHomedRunning(0, 4).memoryBoundRunning(2, 1);
-    assertThat(m.speed(2, 7, s)).isCloseTo(0.5 * 10.0 / 32, within(1e-12));
-    // Back home with the same contention: only the share.
-    assertThat(m.speed(0, 7, s)).isCloseTo(0.5, within(1e-12));
+        .memoryHome(7, 0).memoryBoundHomedRunning(0, 0, 1).memoryBoundHomedRunning(0, 2, 1);
+    assertThat(m.speed(2, 7, s)).isCloseTo(10.0 / 32, within(1e-12));
+    assertThat(m.speed(0, 7, s)).isEqualTo(1.0);
     // Compute-bound tasks are unaffected.
     assertThat(m.speed(2, 8, s)).isEqualTo(1.0);
+  }
+
+  @Test
+  void firstTouch_saturatedHome_deliversItsBandwidthWhereverItsThreadsRun() {
+    Topology t = fourNodes();
+    StandardPerformanceModel m =
+        model(t, RemoteMemory.of(t, RemoteMemory.Placement.FIRST_TOUCH, 0));
+    // Node 0 holds the pages of 4 local and 4 cross-socket threads: demand 4 + 4 * 10/32 = 5.25
+    // threads, share 2 / 5.25. Delivered: 4 * share + 4 * (10/32) * share = 2 threads' worth,
+    // the node's whole bandwidth.
+    FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
+        .memoryHome(7, 0).memoryBoundHomedRunning(0, 0, 4).memoryBoundHomedRunning(0, 2, 4);
+    double share = 2 / 5.25;
+    assertThat(m.speed(0, 7, s)).isCloseTo(share, within(1e-12));
+    assertThat(m.speed(2, 7, s)).isCloseTo(share * 10.0 / 32, within(1e-12));
+    assertThat(4 * m.speed(0, 7, s) + 4 * m.speed(2, 7, s)).isCloseTo(2.0, within(1e-12));
   }
 
   @Test
   void runningNodeRule_orUnknownHome_keepsThePerRunningNodeShare() {
     Topology t = fourNodes();
     FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryHome(7, 0).memoryBoundHomedRunning(0, 4).memoryBoundRunning(2, 1);
+        .memoryHome(7, 0).memoryBoundHomedRunning(0, 2, 4).memoryBoundRunning(2, 1);
     assertThat(model(t, RemoteMemory.runningNode(t)).speed(2, 7, s)).isEqualTo(1.0);
     assertThat(model(t, null).speed(2, 7, s)).isEqualTo(1.0);
     FakePerfState noHome = new FakePerfState(4).workClass(7, WorkClass.MEMORY)

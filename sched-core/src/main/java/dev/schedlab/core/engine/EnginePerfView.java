@@ -72,4 +72,9 @@ final class EnginePerfView implements PerfStateView {
   public int memoryBoundHomedRunning(int node) {
     return sim.scheduler.memoryBoundHomedRunning(node);
   }
+
+  @Override
+  public int memoryBoundHomedRunning(int home, int running) {
+    return sim.scheduler.memoryBoundHomedRunning(home, running);
+  }
 }

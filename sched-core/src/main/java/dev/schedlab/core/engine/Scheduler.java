@@ -78,6 +78,8 @@ final class Scheduler {
   private final ImmutableCpuMask[] nodeCpus;
   /** Running memory-bound tasks counted by the node that holds their memory. */
   private final MemoryHomes memoryHomes;
+  /** Dense node index of each CPU (-1 for impossible CPU numbers). */
+  private final int[] cpuNodeIndex;
 
   /** CPUs running a {@link WorkClass#MEMORY} task. */
   private final MutableCpuMask memoryBoundCpus;
@@ -137,7 +139,11 @@ final class Scheduler {
     }
     this.memoryBoundCpus = CpuMasks.mutable(nrCpuIds);
     this.memoryBoundPerNode = new int[nodes.length];
-    this.memoryHomes = new MemoryHomes(nodes.length, nrCpuIds);
+    this.memoryHomes = new MemoryHomes(nodes.length, nrCpuIds, sim.counters);
+    this.cpuNodeIndex = new int[nrCpuIds];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      cpuNodeIndex[cpu] = topology.possibleMask().test(cpu) ? nodeIndex[topology.nodeOf(cpu)] : -1;
+    }
     this.control = new TaskProgramControl(this);
     this.cpuTimers = new Event.CpuTimer[nrCpuIds];
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
@@ -208,6 +214,7 @@ final class Scheduler {
   void finish() {
     long now = now();
     stats.advanceWaste(now);
+    memoryHomes.flush(now, cpuNodeIndex);
     for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
       CpuRunqueue rq = rqs[cpu];
       if (rq.curr != null) {
@@ -918,7 +925,7 @@ final class Scheduler {
     }
     int home = nodeIndex[task.memoryHomeNode];
     memoryBoundPerNode[node] += delta;
-    memoryHomes.changed(home, cpu, delta);
+    memoryHomes.changed(home, node, cpu, delta, now());
     memoryBoundCpus.clear(cpu);
     CpuMask nodeMask = nodeCpus[node];
     for (int other = memoryBoundCpus.firstAnd(nodeMask);
@@ -943,6 +950,14 @@ final class Scheduler {
   /** Memory-bound tasks running anywhere whose memory is on {@code node}. */
   int memoryBoundHomedRunning(int node) {
     return node < nodeIndex.length ? memoryHomes.running(nodeIndex[node]) : 0;
+  }
+
+  /** Memory-bound tasks whose memory is on {@code home} running on node {@code running}. */
+  int memoryBoundHomedRunning(int home, int running) {
+    if (home >= nodeIndex.length || running >= nodeIndex.length) {
+      return 0;
+    }
+    return memoryHomes.running(nodeIndex[home], nodeIndex[running]);
   }
 
   /** Per-CPU time accounting: 0 idle, 1 task, 2 balancing overhead. */

@@ -49,11 +49,15 @@ final class MemoryHomeTest {
     // Every running memory-bound task is counted once by home and once by running node.
     assertThat(homeRunning + otherRunning)
         .isEqualTo(view.memoryBoundRunning(0) + view.memoryBoundRunning(1));
+    assertThat(view.memoryBoundHomedRunning(home, 0) + view.memoryBoundHomedRunning(home, 1))
+        .isEqualTo(homeRunning);
     if (w.state == TaskState.QUEUED) {
       int dst = home == 0 ? 2 : 0;
       sim.scheduler.migrateQueuedTask(w.id, dst);
       sim.advanceTo(100_000_000);
     }
     assertThat(w.memoryHomeNode).isEqualTo(home);
+    // m is pinned to node 0 and ran there first: it always runs at home.
+    assertThat(view.memoryBoundHomedRunning(0, 0)).isGreaterThanOrEqualTo(1);
   }
 }
