@@ -34,4 +34,30 @@ public interface PerfStateView {
 
   /** Number of memory-bound tasks currently running on NUMA node {@code node}. */
   int memoryBoundRunning(int node);
+
+  /**
+   * The NUMA node holding task {@code taskId}'s memory: where a memory-bound task first ran (its
+   * pages are first-touched there), or -1 when it has not run yet or the engine does not track
+   * homes. Pages are assumed not to move during the run (no NUMA-balancing page migration).
+   */
+  default int memoryHomeNode(int taskId) {
+    return -1;
+  }
+
+  /**
+   * Number of memory-bound tasks currently running, wherever they run, whose memory is on node
+   * {@code node} (see {@link #memoryHomeNode}); they share that node's memory controllers.
+   * Without home tracking, the tasks running on the node.
+   */
+  default int memoryBoundHomedRunning(int node) {
+    return memoryBoundRunning(node);
+  }
+
+  /**
+   * Number of memory-bound tasks whose memory is on node {@code home} running now on node {@code
+   * running}. Without home tracking, the tasks running on the node when both are equal, else 0.
+   */
+  default int memoryBoundHomedRunning(int home, int running) {
+    return home == running ? memoryBoundRunning(home) : 0;
+  }
 }

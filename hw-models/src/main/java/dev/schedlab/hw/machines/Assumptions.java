@@ -4,6 +4,7 @@ import dev.schedlab.hw.Machine;
 import dev.schedlab.hw.perf.CpuLayout;
 import dev.schedlab.hw.perf.MemoryBandwidthShare;
 import dev.schedlab.hw.perf.MigrationWarmup;
+import dev.schedlab.hw.perf.RemoteMemory;
 import dev.schedlab.hw.perf.SiblingQualification;
 import dev.schedlab.hw.perf.SmtCoRun;
 import dev.schedlab.hw.perf.StandardPerformanceModel;
@@ -37,6 +38,8 @@ final class Assumptions {
   static final String QUALIFICATION = "sibling_idle_qualification";
   static final String QUALIFICATION_CYCLES = "qualification_cycles";
   static final String REMOTE_DISTANCE = "remote_distance";
+  static final String MEMORY_HOME = "memory_home";
+  static final String REMOTE_MEMORY_SPEED = "remote_memory_speed";
   static final String[] LEVELS = {"smt", "llc", "cross_llc", "cross_node"};
   static final double[] DEFAULT_PENALTY = {0.02, 0.15, 0.30, 0.45};
   static final String[] DEFAULT_HALF_LIFE = {"2us", "20us", "100us", "300us"};
@@ -92,6 +95,15 @@ final class Assumptions {
           "speed of a memory-bound thread with one busy SMT sibling; " + d.sources()[5],
           d.smtMemory(), 0.5, 1));
     }
+    builder.parameter(ParameterSpec.ofChoice(MEMORY_HOME,
+        "where a memory-bound thread's pages are: first-touch = the node it first ran on, for the"
+            + " whole run (no NUMA-balancing page migration); running-node = wherever it runs"
+            + " (pages follow it, no remote cost); assumption",
+        "first-touch", "first-touch", "running-node"));
+    builder.parameter(ParameterSpec.ofDouble(REMOTE_MEMORY_SPEED,
+        "speed of a memory-bound thread whose pages are on another node (first-touch); 0 = 10 /"
+            + " SLIT distance (latency-bound streaming, Little's law); assumption",
+        0, 0, 1));
     for (int i = 0; i < LEVELS.length; i++) {
       builder.parameter(ParameterSpec.ofDouble("migration_penalty_" + LEVELS[i],
           "fraction of speed lost right after a move " + LEVEL_WORDS[i]
@@ -158,9 +170,12 @@ final class Assumptions {
       penalty[i] = p.getDouble("migration_penalty_" + LEVELS[i]);
       halfLife[i] = p.getLong("warmup_half_life_" + LEVELS[i]);
     }
+    RemoteMemory.Placement placement = p.getString(MEMORY_HOME).equals("running-node")
+        ? RemoteMemory.Placement.RUNNING_NODE : RemoteMemory.Placement.FIRST_TOUCH;
     return new StandardPerformanceModel(
         layout, coRun, qualification, new MigrationWarmup(penalty, halfLife),
-        new MemoryBandwidthShare(bandwidthPerNodeGbs * 1e9, p.getDouble(THREAD_MEMORY) * 1e9));
+        new MemoryBandwidthShare(bandwidthPerNodeGbs * 1e9, p.getDouble(THREAD_MEMORY) * 1e9),
+        RemoteMemory.of(topology, placement, p.getDouble(REMOTE_MEMORY_SPEED)));
   }
 
   /** Fails unless {@code parameters} were resolved for {@code descriptor}. */

@@ -32,6 +32,19 @@ public final class MemoryBandwidthShare {
     return Math.min(1.0, nodeBandwidth / (running * threadDemand));
   }
 
+  /**
+   * Share factor when the running threads together ask for {@code demandThreads} × the demand of
+   * one full-speed thread (threads slowed by remote latency ask for less): {@code min(1,
+   * nodeBandwidth / (demandThreads × threadDemand))}. Every thread then gets that fraction of its
+   * own demand, so the node delivers {@code min(nodeBandwidth, total demand)}.
+   */
+  public double factor(double demandThreads) {
+    if (demandThreads <= 0) {
+      return 1.0;
+    }
+    return Math.min(1.0, nodeBandwidth / (demandThreads * threadDemand));
+  }
+
   /** How many memory-bound threads a node feeds at full speed. */
   public double saturationThreads() {
     return nodeBandwidth / threadDemand;

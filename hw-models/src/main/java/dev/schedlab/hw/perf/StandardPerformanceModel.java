@@ -13,7 +13,11 @@ import dev.schedlab.spi.view.WorkClass;
  *       with the {@link SiblingQualification} rule (Olympus) also those idle for less than the
  *       qualification interval,
  *   <li>the {@link MigrationWarmup} factor for its last migration and the run time since,
- *   <li>for memory-bound threads, the {@link MemoryBandwidthShare} of its node.
+ *   <li>for memory-bound threads, the {@link RemoteMemory} factor when it runs away from the node
+ *       holding its memory, times that node's {@link MemoryBandwidthShare} for the demand of the
+ *       threads homed there, each remote one asking for its factor of a full share (with {@link
+ *       RemoteMemory.Placement#RUNNING_NODE}, or before the engine reports a home node, the share
+ *       of the node it runs on).
  * </ol>
  *
  * Pure: the answer depends only on the reported state; no allocation per call.
@@ -25,6 +29,19 @@ public final class StandardPerformanceModel implements PerformanceModel {
   private final SiblingQualification qualification;
   private final MigrationWarmup warmup;
   private final MemoryBandwidthShare memory;
+  private final RemoteMemory remote;
+
+  /**
+   * A model whose memory-bound threads draw bandwidth from the node they run on (no home nodes).
+   */
+  public StandardPerformanceModel(
+      CpuLayout layout,
+      SmtCoRun smt,
+      SiblingQualification qualification,
+      MigrationWarmup warmup,
+      MemoryBandwidthShare memory) {
+    this(layout, smt, qualification, warmup, memory, null);
+  }
 
   /**
    * @param layout the machine's CPUs
@@ -33,18 +50,23 @@ public final class StandardPerformanceModel implements PerformanceModel {
    *     busy siblings slow a thread)
    * @param warmup cache-cold slowdown after migrations
    * @param memory per-node bandwidth sharing
+   * @param remote where memory-bound threads' pages are and the cost of reaching them from
+   *     another node; null for {@link RemoteMemory.Placement#RUNNING_NODE}
    */
   public StandardPerformanceModel(
       CpuLayout layout,
       SmtCoRun smt,
       SiblingQualification qualification,
       MigrationWarmup warmup,
-      MemoryBandwidthShare memory) {
+      MemoryBandwidthShare memory,
+      RemoteMemory remote) {
     this.layout = java.util.Objects.requireNonNull(layout, "layout");
     this.smt = java.util.Objects.requireNonNull(smt, "smt");
     this.qualification = qualification;
     this.warmup = java.util.Objects.requireNonNull(warmup, "warmup");
     this.memory = java.util.Objects.requireNonNull(memory, "memory");
+    this.remote =
+        remote == null || remote.placement() == RemoteMemory.Placement.RUNNING_NODE ? null : remote;
   }
 
   @Override
@@ -55,7 +77,22 @@ public final class StandardPerformanceModel implements PerformanceModel {
     speed *= warmup.factor(
         state.lastMigrationDistance(taskId), state.runTimeSinceMigrationNs(taskId));
     if (workClass == WorkClass.MEMORY) {
-      speed *= memory.factor(state.memoryBoundRunning(layout.node(cpu)));
+      int node = layout.node(cpu);
+      int home = remote == null ? -1 : state.memoryHomeNode(taskId);
+      if (home < 0) {
+        speed *= memory.factor(state.memoryBoundRunning(node));
+      } else {
+        // The home node shares its bandwidth in proportion to what its running threads ask.
+        double demand = 0;
+        for (int on = 0; on < remote.nodeSlots(); on++) {
+          double f = remote.factor(on, home);
+          if (f > 0) {
+            // 0 only for ids that are not nodes.
+            demand += state.memoryBoundHomedRunning(home, on) * f;
+          }
+        }
+        speed *= remote.factor(node, home) * memory.factor(demand);
+      }
     }
     return speed;
   }
@@ -112,6 +149,11 @@ public final class StandardPerformanceModel implements PerformanceModel {
   /** The memory-bandwidth rule. */
   public MemoryBandwidthShare memoryBandwidth() {
     return memory;
+  }
+
+  /** The home-node rule, or null when threads draw from the node they run on. */
+  public RemoteMemory remoteMemory() {
+    return remote;
   }
 
   /** The machine layout. */

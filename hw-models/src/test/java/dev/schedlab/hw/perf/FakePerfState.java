@@ -17,6 +17,9 @@ final class FakePerfState implements PerfStateView {
   private final Map<Integer, Long> migratedAt = new HashMap<>();
   private final Map<Integer, WorkClass> workClass = new HashMap<>();
   private final Map<Integer, Integer> memoryBound = new HashMap<>();
+  private final Map<Integer, Integer> memoryHome = new HashMap<>();
+  private final Map<Integer, Integer> memoryHomed = new HashMap<>();
+  private final Map<Long, Integer> memoryHomedOn = new HashMap<>();
 
   FakePerfState(int cpus) {
     busy = new boolean[cpus];
@@ -61,6 +64,19 @@ final class FakePerfState implements PerfStateView {
     return this;
   }
 
+  /** Task {@code task}'s memory is on {@code node}. */
+  FakePerfState memoryHome(int task, int node) {
+    memoryHome.put(task, node);
+    return this;
+  }
+
+  /** {@code n} memory-bound tasks whose memory is on {@code home} run now on {@code running}. */
+  FakePerfState memoryBoundHomedRunning(int home, int running, int n) {
+    memoryHomedOn.put(((long) home << 32) | running, n);
+    memoryHomed.merge(home, n, Integer::sum);
+    return this;
+  }
+
   @Override
   public long nowNs() {
     return now;
@@ -99,5 +115,20 @@ final class FakePerfState implements PerfStateView {
   @Override
   public int memoryBoundRunning(int node) {
     return memoryBound.getOrDefault(node, 0);
+  }
+
+  @Override
+  public int memoryHomeNode(int taskId) {
+    return memoryHome.getOrDefault(taskId, -1);
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int node) {
+    return memoryHomed.getOrDefault(node, 0);
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int home, int running) {
+    return memoryHomedOn.getOrDefault(((long) home << 32) | running, 0);
   }
 }

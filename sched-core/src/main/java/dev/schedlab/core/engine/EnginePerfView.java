@@ -62,4 +62,19 @@ final class EnginePerfView implements PerfStateView {
   public int memoryBoundRunning(int node) {
     return sim.scheduler.memoryBoundRunning(node);
   }
+
+  @Override
+  public int memoryHomeNode(int taskId) {
+    return sim.tasks.get(taskId).memoryHomeNode;
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int node) {
+    return sim.scheduler.memoryBoundHomedRunning(node);
+  }
+
+  @Override
+  public int memoryBoundHomedRunning(int home, int running) {
+    return sim.scheduler.memoryBoundHomedRunning(home, running);
+  }
 }

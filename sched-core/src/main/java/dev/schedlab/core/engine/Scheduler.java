@@ -76,6 +76,11 @@ final class Scheduler {
   private final int[] nodeIndex;
   private final int[] memoryBoundPerNode;
   private final ImmutableCpuMask[] nodeCpus;
+  /** Running memory-bound tasks counted by the node that holds their memory. */
+  private final MemoryHomes memoryHomes;
+  /** Dense node index of each CPU (-1 for impossible CPU numbers). */
+  private final int[] cpuNodeIndex;
+
   /** CPUs running a {@link WorkClass#MEMORY} task. */
   private final MutableCpuMask memoryBoundCpus;
   private final TaskProgramControl control;
@@ -134,6 +139,11 @@ final class Scheduler {
     }
     this.memoryBoundCpus = CpuMasks.mutable(nrCpuIds);
     this.memoryBoundPerNode = new int[nodes.length];
+    this.memoryHomes = new MemoryHomes(nodes.length, nrCpuIds, sim.counters);
+    this.cpuNodeIndex = new int[nrCpuIds];
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      cpuNodeIndex[cpu] = topology.possibleMask().test(cpu) ? nodeIndex[topology.nodeOf(cpu)] : -1;
+    }
     this.control = new TaskProgramControl(this);
     this.cpuTimers = new Event.CpuTimer[nrCpuIds];
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
@@ -204,6 +214,7 @@ final class Scheduler {
   void finish() {
     long now = now();
     stats.advanceWaste(now);
+    memoryHomes.flush(now, cpuNodeIndex);
     for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
       CpuRunqueue rq = rqs[cpu];
       if (rq.curr != null) {
@@ -472,6 +483,9 @@ final class Scheduler {
       task.runSinceMigrationNs += delta;
       rq.rqCpuTimeNs += delta;
       rq.execClock = now;
+      // update_curr_se(): exec_start follows the accounting, so once the task stops running it
+      // holds when it last ran, which task_hot() measures from.
+      task.execStartNs = now;
     }
     long from = Math.max(rq.progressClock, rq.pausedUntil);
     if (now > from) {
@@ -538,7 +552,7 @@ final class Scheduler {
     loop.cancelSlot(rq.cpu);
     rq.completionTime = Long.MAX_VALUE;
     if (task.workClass == WorkClass.MEMORY) {
-      memoryBoundChanged(rq.cpu, -1);
+      memoryBoundChanged(rq.cpu, task, -1);
     }
   }
 
@@ -599,7 +613,7 @@ final class Scheduler {
     rq.progressClock = now;
     updateMisfitStatus(rq);
     if (next.workClass == WorkClass.MEMORY) {
-      memoryBoundChanged(rq.cpu, 1);
+      memoryBoundChanged(rq.cpu, next, 1);
     }
     setTimeState(rq, 1);
     wasteAfter(rq);
@@ -903,9 +917,15 @@ final class Scheduler {
    * A memory-bound task starts or stops running on {@code cpu}: the other memory-bound tasks of
    * its node may change speed. Visits only the CPUs running one, not the whole node.
    */
-  private void memoryBoundChanged(int cpu, int delta) {
+  private void memoryBoundChanged(int cpu, Task task, int delta) {
     int node = nodeIndex[topology.nodeOf(cpu)];
+    if (task.memoryHomeNode < 0) {
+      // First touch: the task's pages land on the node it first runs on.
+      task.memoryHomeNode = topology.nodeOf(cpu);
+    }
+    int home = nodeIndex[task.memoryHomeNode];
     memoryBoundPerNode[node] += delta;
+    memoryHomes.changed(home, node, cpu, delta, now());
     memoryBoundCpus.clear(cpu);
     CpuMask nodeMask = nodeCpus[node];
     for (int other = memoryBoundCpus.firstAnd(nodeMask);
@@ -913,9 +933,31 @@ final class Scheduler {
         other = memoryBoundCpus.nextAnd(other, nodeMask)) {
       resync(rqs[other]);
     }
+    if (home != node) {
+      // Tasks whose memory is on the same node but which run elsewhere share its controllers.
+      CpuMask homed = memoryHomes.cpusHomedOn(home);
+      for (int other = homed.first(); other != CpuMask.NO_CPU; other = homed.next(other)) {
+        if (other != cpu && !nodeMask.test(other)) {
+          resync(rqs[other]);
+        }
+      }
+    }
     if (delta > 0) {
       memoryBoundCpus.set(cpu);
     }
+  }
+
+  /** Memory-bound tasks running anywhere whose memory is on {@code node}. */
+  int memoryBoundHomedRunning(int node) {
+    return node < nodeIndex.length ? memoryHomes.running(nodeIndex[node]) : 0;
+  }
+
+  /** Memory-bound tasks whose memory is on {@code home} running on node {@code running}. */
+  int memoryBoundHomedRunning(int home, int running) {
+    if (home >= nodeIndex.length || running >= nodeIndex.length) {
+      return 0;
+    }
+    return memoryHomes.running(nodeIndex[home], nodeIndex[running]);
   }
 
   /** Per-CPU time accounting: 0 idle, 1 task, 2 balancing overhead. */
@@ -1096,6 +1138,7 @@ final class Scheduler {
     if (from != cpu) {
       task.lastMigrationDistance = migrationDistance(from, cpu);
       task.runSinceMigrationNs = 0;
+      task.execStartNs = Task.EXEC_START_COLD;
       sim.listener.migration(now(), task.id, from, cpu);
     }
     task.cpu = cpu;

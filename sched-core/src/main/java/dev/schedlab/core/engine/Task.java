@@ -14,6 +14,15 @@ import dev.schedlab.spi.view.WorkClass;
  */
 final class Task implements TaskView {
 
+  /**
+   * {@code se->exec_start} of a task that has not run on its CPU: {@code __sched_fork()} and
+   * {@code enqueue_entity()} with {@code ENQUEUE_MIGRATED} set it to 0, so that {@code task_hot()}
+   * does not find a new or just migrated task hot. The kernel's 0 is "long ago" because {@code
+   * rq_clock_task()} counts from boot; the simulated clock starts at 0, so the stamp is placed far
+   * in the past instead.
+   */
+  static final long EXEC_START_COLD = Long.MIN_VALUE / 4;
+
   final int id;
   final String name;
   final SchedPolicy policy;
@@ -39,8 +48,12 @@ final class Task implements TaskView {
   long vruntime;
   /** {@code se->deadline}. */
   long deadline;
-  /** {@code se->exec_start}: when the task last started running. */
-  long execStartNs;
+  /**
+   * {@code se->exec_start}: set when the task starts running and advanced by every {@code
+   * update_curr()}, so for a task that is not running it is when it last ran. A migration resets
+   * it to {@link #EXEC_START_COLD}, as fork does.
+   */
+  long execStartNs = EXEC_START_COLD;
   /** {@code se->sum_exec_runtime}. */
   long sumExecNs;
 
@@ -61,6 +74,12 @@ final class Task implements TaskView {
   long waitStartNs;
   /** When the task was last woken, or -1 once its wakeup latency was recorded. */
   long wakeStampNs = -1;
+
+  /**
+   * NUMA node holding the task's memory, see {@code PerfStateView.memoryHomeNode}: set for a
+   * memory-bound task when it first runs (first touch), -1 before; pages never move afterwards.
+   */
+  int memoryHomeNode = -1;
 
   /** Distance of the last migration, see {@code PerfStateView.lastMigrationDistance}. */
   int lastMigrationDistance;
