@@ -2,6 +2,7 @@ package dev.schedlab.it;
 
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.Simulations;
+import dev.schedlab.core.balance.BalancerOptions;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
@@ -55,6 +56,20 @@ final class Scenarios {
       long durationNs,
       long seed,
       SimulationListener listener) {
+    return run(hardware, workload, workloadParams, plugins, durationNs, seed, listener,
+        BalancerOptions.defaults());
+  }
+
+  /** As above, with the balancer's options (e.g. Linux 7.1.5 rules instead of mainline). */
+  static SimulationResult run(
+      HardwareModel hardware,
+      String workload,
+      Map<String, String> workloadParams,
+      List<PluginRef> plugins,
+      long durationNs,
+      long seed,
+      SimulationListener listener,
+      BalancerOptions balancer) {
     WorkloadProvider provider = REGISTRY.require(workload, WorkloadProvider.class);
     SimulationConfig config =
         SimulationConfig.builder(
@@ -63,6 +78,7 @@ final class Scenarios {
             .policies(REGISTRY, plugins)
             .durationNs(durationNs)
             .seed(seed)
+            .balancer(balancer)
             .build();
     return Simulations.run(config, listener);
   }

@@ -61,6 +61,8 @@ final class EngineSettings {
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",
         b.migrationCostNs(), 100 * MS, (o, v) -> o.balancer = o.balancer.withMigrationCostNs(v));
+    bool("mainline_deltas", "post-7.1 mainline balancing and asym/SMT wakeup rules (false: 7.1.5)",
+        b.mainlineDeltas(), (o, v) -> o.balancer = o.balancer.withMainlineDeltas(v));
     duration("lb_cost_base", "balancing cost model: fixed cost of one balancing invocation",
         c.baseNs(), MS, (o, v) -> o.cost = new BalanceCostModel(v, o.cost.perCpuScannedNs(),
             o.cost.perDomainNs(), o.cost.perTaskExaminedNs(), o.cost.perTaskMovedNs()));

@@ -48,7 +48,7 @@ final class EngineSettingsTest {
     assertThat(r.exitCode()).isZero();
     assertThat(r.out()).contains("ipi_latency", "= 2us", "migration_cost", "= 500us",
         "spread_balance_stamps", "lb_cost_per_task_moved");
-    assertThat(EngineSettings.specs()).hasSize(15);
+    assertThat(EngineSettings.specs()).hasSize(16);
   }
 
   private static List<String> with(String... extra) {

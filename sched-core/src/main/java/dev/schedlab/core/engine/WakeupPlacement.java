@@ -517,17 +517,44 @@ final class WakeupPlacement {
     return Integer.MIN_VALUE;
   }
 
+  /** {@code enum asym_fits_state} ranks (lower is better) without uclamp. */
+  private static final int ASYM_IDLE_COMPLETE_MISFIT = -3;
+  private static final int ASYM_IDLE_THREAD_FITS = -2;
+  private static final int ASYM_IDLE_THREAD_MISFIT = 0;
+  private static final int ASYM_IDLE_CORE_BIAS = -3;
+
   /**
-   * Models {@code select_idle_capacity()} of 7.1.5 without uclamp: the first idle CPU (from
-   * {@code target}) where the task fits, else the idle CPU of largest capacity, else -1.
+   * Models {@code select_idle_capacity()} without uclamp. Linux 7.1.5: the first idle CPU (from
+   * {@code target}) where the task fits, else the idle CPU of largest capacity, else -1. With
+   * {@link dev.schedlab.core.balance.BalancerOptions#mainlineDeltas()} the SMT-aware form merged
+   * for 7.2 ("Prefer fully-idle SMT cores in asym-capacity idle selection", "Add SIS_UTIL support
+   * to select_idle_capacity()"; kernel-facts §5.4): while the domain may have an idle core, a CPU
+   * counts as preferred only if its whole core is idle; a fitting preferred CPU is returned at
+   * once, and every preferred CPU outranks every CPU with a busy sibling ({@code
+   * ASYM_IDLE_CORE_BIAS}); without an idle core the scan is cut at {@code nr_idle_scan}, and a
+   * scan that found no idle core clears {@code has_idle_cores}. The kernel keeps those two in a
+   * {@code sched_domain_shared} attached to {@code sd_asym_cpucapacity}; the model uses the LLC's,
+   * which is the same object where the asymmetric domain is the LLC domain (Vera's MC, hybrid
+   * parts with one LLC) and an approximation elsewhere.
    */
   private int selectIdleCapacity(Task p, SchedDomain sd, int target, long taskUtil) {
     MutableCpuMask cpus = selectMask;
     if (!cpus.and(sd.span(), p.allowed)) {
       return -1;
     }
+    boolean mainline = sim.setup.balancer().mainlineDeltas();
+    boolean hasIdleCore = mainline && smtActive && testIdleCores(target);
+    int nr = Integer.MAX_VALUE;
+    int llc = domains.llcId(target);
+    if (mainline && !hasIdleCore && sim.options.sisUtil() && llc != SchedDomains.NO_LLC) {
+      nr = nrIdleScan[llc] + 1;
+      if (nr == 1) {
+        return -1;
+      }
+    }
     int best = -1;
     long bestCapacity = 0;
+    int bestFits = ASYM_IDLE_THREAD_MISFIT;
     int cpu = cpus.next(target - 1);
     boolean wrapped = false;
     if (cpu == CpuMask.NO_CPU) {
@@ -535,14 +562,22 @@ final class WakeupPlacement {
       wrapped = true;
     }
     while (cpu != CpuMask.NO_CPU && !(wrapped && cpu >= target)) {
+      boolean preferred = !hasIdleCore || state.isCoreIdle(cpu);
+      if (!hasIdleCore && --nr <= 0) {
+        return best;
+      }
       if (chooseIdleCpu(cpu, p)) {
         long capacity = state.capacityOf(cpu);
-        if (taskUtil * 1280 < capacity * 1024) {
+        boolean fits = taskUtil * 1280 < capacity * 1024;
+        if (fits && preferred) {
           return cpu;
         }
-        if (capacity > bestCapacity) {
+        int rank = (fits ? ASYM_IDLE_THREAD_FITS : ASYM_IDLE_THREAD_MISFIT)
+            + (preferred ? ASYM_IDLE_CORE_BIAS : 0);
+        if (rank < bestFits || (rank == bestFits && capacity > bestCapacity)) {
           bestCapacity = capacity;
           best = cpu;
+          bestFits = rank;
         }
       }
       int next = cpus.next(cpu);
@@ -551,6 +586,9 @@ final class WakeupPlacement {
         next = cpus.first();
       }
       cpu = next;
+    }
+    if (hasIdleCore && bestFits > ASYM_IDLE_COMPLETE_MISFIT) {
+      setIdleCores(target, false);
     }
     return best;
   }

@@ -264,4 +264,58 @@ final class WakeupPlacementTest {
         WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
+
+  // select_idle_capacity(): 7.1.5 vs the SMT-aware form of 7.2 (mainline deltas)
+
+  /**
+   * Asymmetric SMT2, 1 LLC, split numbering: cores {0,3}, {1,4}, {2,5}; core {1,4} at capacity
+   * 512, the others at 1024. CPU 0 spins, so CPU 3 is idle next to a busy sibling.
+   */
+  private static Simulation asymSmt(boolean mainline) {
+    var b = dev.schedlab.topology.Topology.builder(6).name("asym-smt2");
+    for (int cpu = 0; cpu < 6; cpu++) {
+      b.addCpu(cpu, 0, 0, 0, cpu % 3, cpu % 3, 0);
+      b.capacity(cpu, cpu % 3 == 1 ? 512 : 1024);
+    }
+    var topology = b.build();
+    Simulation sim = EngineFixture.on(
+            TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
+        .balancer(dev.schedlab.core.balance.BalancerOptions.defaults()
+            .withMainlineDeltas(mainline))
+        .tasks(host -> {
+          host.spawn(pinned("busy", 6, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+          host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+        })
+        .build();
+    sim.advanceTo(5 * MS);
+    return sim;
+  }
+
+  private static int wake(Simulation sim, long util) {
+    Task wakee = sim.task(1);
+    wakee.recentUsedCpu = -1;
+    wakee.avg.utilAvg = util;
+    wakee.utilEst = util;
+    sim.placement.setIdleCores(3, true);
+    return sim.placement.selectIdleSibling(wakee, 3, 3);
+  }
+
+  @Test
+  void selectIdleCapacity_linux715_takesTheFirstFittingIdleCpuEvenNextToABusySibling() {
+    assertThat(wake(asymSmt(false), 100)).isEqualTo(3);
+  }
+
+  @Test
+  void selectIdleCapacity_mainline_prefersAFittingCpuOnAFullyIdleCore() {
+    assertThat(wake(asymSmt(true), 100)).isEqualTo(4);
+  }
+
+  @Test
+  void selectIdleCapacity_misfitEverywhere_linux715TakesTheBiggestFirst_mainlineAnIdleCore() {
+    // util 1000 fits no CPU (1000 * 1280 >= 1024 * 1024): the ranking decides.
+    assertThat(wake(asymSmt(false), 1000)).isEqualTo(3);
+    Simulation mainline = asymSmt(true);
+    assertThat(wake(mainline, 1000)).isEqualTo(5);
+    assertThat(mainline.placement.testIdleCores(3)).isTrue();
+  }
 }
