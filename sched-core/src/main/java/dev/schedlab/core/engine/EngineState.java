@@ -23,6 +23,8 @@ final class EngineState implements CpuStateView {
   private final CpuRunqueue[] rqs;
   private final Topology topology;
   private final int[][] siblings;
+  /** {@code arch_scale_cpu_capacity()} per CPU, read on every wakeup scan. */
+  private final int[] capacity;
   private final boolean smt;
   private final CpuMask nohzView;
   private final boolean[] isOnline;
@@ -47,6 +49,10 @@ final class EngineState implements CpuStateView {
       isOnline[cpu] = true;
     }
     this.siblings = new int[topology.nrCpuIds()][];
+    this.capacity = new int[topology.nrCpuIds()];
+    for (int cpu = 0; cpu < capacity.length; cpu++) {
+      capacity[cpu] = topology.isPossible(cpu) ? topology.capacity(cpu) : 0;
+    }
     for (int cpu = 0; cpu < siblings.length; cpu++) {
       if (!topology.isPossible(cpu)) {
         siblings[cpu] = new int[0];
@@ -188,7 +194,7 @@ final class EngineState implements CpuStateView {
   /** {@code capacity_of()}: no RT, DL or IRQ pressure is modelled, so the original capacity. */
   @Override
   public long capacityOf(int cpu) {
-    return topology.capacity(cpu);
+    return capacity[cpu];
   }
 
   @Override

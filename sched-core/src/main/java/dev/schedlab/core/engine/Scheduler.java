@@ -325,6 +325,7 @@ final class Scheduler {
     rq.loadWeight += task.weight;
     if (task.policy.isIdlePolicy()) {
       rq.nrIdlePolicy++;
+      sim.queuedIdlePolicyTasks++;
     }
     rq.utilEstSum += task.utilEst;
     task.cpu = rq.cpu;
@@ -398,6 +399,7 @@ final class Scheduler {
     rq.loadWeight -= task.weight;
     if (task.policy.isIdlePolicy()) {
       rq.nrIdlePolicy--;
+      sim.queuedIdlePolicyTasks--;
     }
     rq.utilEstSum = Math.max(0, rq.utilEstSum - task.utilEst);
     rq.zeroVruntime = rq.nr == 0 ? task.vruntime : rq.zeroVruntime;

@@ -59,6 +59,11 @@ public final class Simulation {
   final EngineStatistics stats;
   final MutableCpuMask nohzIdleMask;
   final EngineState state;
+  /**
+   * SCHED_IDLE tasks on any runqueue: while none is, no runqueue is {@code sched_idle_rq()}, and
+   * wakeup scans may skip CPUs that are not idle.
+   */
+  int queuedIdlePolicyTasks;
   final EnginePerfView perfView;
   final EngineHost host;
   final CounterRegistry counters = new CounterRegistry();

@@ -552,6 +552,11 @@ final class WakeupPlacement {
         return -1;
       }
     }
+    if (nr == Integer.MAX_VALUE && sim.queuedIdlePolicyTasks == 0) {
+      // Without a scan budget and without SCHED_IDLE-only runqueues only idle CPUs can be chosen,
+      // so the walk skips the others a word at a time; the choice is the same.
+      cpus.andWith(state.idleMask());
+    }
     int best = -1;
     long bestCapacity = 0;
     int bestFits = ASYM_IDLE_THREAD_MISFIT;
@@ -561,12 +566,16 @@ final class WakeupPlacement {
       cpu = cpus.first();
       wrapped = true;
     }
+    CpuMask idleCores = state.idleCoreMask();
     while (cpu != CpuMask.NO_CPU && !(wrapped && cpu >= target)) {
-      boolean preferred = !hasIdleCore || state.isCoreIdle(cpu);
       if (!hasIdleCore && --nr <= 0) {
         return best;
       }
       if (chooseIdleCpu(cpu, p)) {
+        // An idle CPU's bit in the idle-core mask is is_core_idle(); a SCHED_IDLE-only runqueue
+        // that counts as idle is not idle itself, so ask about its siblings.
+        boolean preferred = !hasIdleCore
+            || (state.isAvailableIdle(cpu) ? idleCores.test(cpu) : state.isCoreIdle(cpu));
         long capacity = state.capacityOf(cpu);
         boolean fits = taskUtil * 1280 < capacity * 1024;
         if (fits && preferred) {
