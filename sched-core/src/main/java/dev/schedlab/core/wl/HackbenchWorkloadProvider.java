@@ -39,8 +39,18 @@ import java.util.Map;
  * merged, so {@code 16 × floor(4096 / datasize)}; a socket (hackbench's default) holds the default
  * send buffer of 212992 bytes charged {@code datasize + 640} bytes per message (skb overhead).
  *
- * <p>Metric {@code time} in s (lower is better): from the start until the last receiver has read
- * its last message, as hackbench reports. If the run ends first, the metric is {@code throughput}
+ * <p>{@code start_pipe} (default false) adds hackbench's start protocol: a parent task forks
+ * every receiver and sender (from the CPU it runs on), each child writes one byte to the parent's
+ * ready pipe ({@code ready()}, waking the parent if it sleeps on it) and blocks in {@code poll()}
+ * on the start pipe; when all are ready the parent takes the start time and writes the start
+ * byte, which wakes every child, each as a sync wakeup ({@code pipe_write()} wakes the pollers
+ * with {@code wake_up_interruptible_sync_poll()}, {@code pollwake()} passes the sync hint on),
+ * then the parent leaves the run (it only waits for its children). Without it, each child starts
+ * writing or reading as soon as it is forked and the clock starts with the workload. The
+ * parent's reads and its one write cost no modelled CPU time.
+ *
+ * <p>Metric {@code time} in s (lower is better): from the start (the start byte with {@code
+ * start_pipe}) until the last receiver has read its last message, as hackbench reports. If the run ends first, the metric is {@code throughput}
  * in messages/s instead and extra {@code completed} is 0.
  */
 @AutoService(WorkloadProvider.class)
@@ -80,6 +90,11 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofDuration(
               "receive_work", "CPU work of one read, as time alone on a full CPU; assumption",
               "3us", 1, 1_000_000_000L))
+          .parameter(ParameterSpec.ofBoolean(
+              "start_pipe",
+              "hackbench's start protocol: a parent forks all tasks, waits until each is ready,"
+                  + " then wakes them together (sync) and starts the clock",
+              false))
           .parameter(WorkloadCpus.affinityParameter("senders and receivers"))
           .build();
 
@@ -107,7 +122,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     return new Hackbench(
         affinity, (int) groups, (int) fds, p.getInt("loops"),
         capacity(p.getBoolean("pipe"), p.getInt("datasize")),
-        p.getLong("send_work"), p.getLong("receive_work"));
+        p.getLong("send_work"), p.getLong("receive_work"), p.getBoolean("start_pipe"));
   }
 
   /** Buffer capacity in messages for the given mode and message size (for tests). */
@@ -125,6 +140,14 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     private final int capacity;
     private final double sendWork;
     private final double receiveWork;
+    private final boolean startPipe;
+
+    // The start protocol (start_pipe): the parent task, whether it sleeps on the ready pipe, the
+    // children ready so far and, in the order they started polling, their task ids.
+    private int parentTask = -1;
+    private boolean parentSleeping;
+    private int ready;
+    private final int[] pollers;
 
     // Per receiver r = group × fds + index: its buffer, whether it sleeps on it, how many
     // writers sleep on it and where the search for the next one to wake starts.
@@ -146,7 +169,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
 
     Hackbench(
         CpuMask affinity, int groups, int fds, int loops, int capacity, double sendWork,
-        double receiveWork) {
+        double receiveWork, boolean startPipe) {
       this.affinity = affinity;
       this.groups = groups;
       this.fds = fds;
@@ -154,7 +177,9 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
       this.capacity = capacity;
       this.sendWork = sendWork;
       this.receiveWork = receiveWork;
+      this.startPipe = startPipe;
       int receivers = groups * fds;
+      this.pollers = new int[startPipe ? 2 * receivers : 0];
       this.queued = new int[receivers];
       this.readerSleeping = new boolean[receivers];
       this.receiverTask = new int[receivers];
@@ -169,21 +194,80 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     public void start(WorkloadHost host) {
       startNs = host.nowNs();
       int parentCpu = affinity.first();
+      if (startPipe) {
+        host.spawn(
+            new TaskSpec("hackbench/parent", SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+            new Parent(), parentCpu);
+        return;
+      }
       for (int g = 0; g < groups; g++) {
-        for (int i = 0; i < fds; i++) {
-          int r = g * fds + i;
-          receiverTask[r] = host.spawn(
-              new TaskSpec("hackbench/recv/" + r, SchedPolicy.NORMAL, 0, affinity,
-                  WorkClass.COMPUTE),
-              new Receiver(r), parentCpu);
+        forkGroup(g, (spec, program) -> host.spawn(spec, program, parentCpu));
+      }
+    }
+
+    /** Forks one group as hackbench's {@code group()} does: its receivers, then its senders. */
+    private void forkGroup(int g, Forker forker) {
+      for (int i = 0; i < fds; i++) {
+        int r = g * fds + i;
+        receiverTask[r] = forker.fork(
+            new TaskSpec("hackbench/recv/" + r, SchedPolicy.NORMAL, 0, affinity,
+                WorkClass.COMPUTE),
+            new Receiver(r));
+      }
+      for (int i = 0; i < fds; i++) {
+        int s = g * fds + i;
+        senderTask[s] = forker.fork(
+            new TaskSpec("hackbench/send/" + s, SchedPolicy.NORMAL, 0, affinity,
+                WorkClass.COMPUTE),
+            new Sender(s, g));
+      }
+    }
+
+    /** Forks a task, from the workload's start or from the parent task. */
+    private interface Forker {
+      int fork(TaskSpec spec, TaskProgram program);
+    }
+
+    /**
+     * A child's {@code ready()}: one byte to the ready pipe (waking the parent if it sleeps on
+     * it), then {@code poll()} on the start pipe until the parent writes.
+     */
+    private void ready(TaskControl control) {
+      pollers[ready++] = control.taskId();
+      if (parentSleeping) {
+        parentSleeping = false;
+        control.wake(parentTask, true);
+      }
+      control.block();
+    }
+
+    /**
+     * hackbench's parent with the start protocol: forks every group, reads the ready pipe until
+     * every child is ready, then takes the start time, writes the start byte and leaves.
+     */
+    private final class Parent implements TaskProgram {
+      private boolean forked;
+
+      @Override
+      public void next(TaskControl control) {
+        if (!forked) {
+          forked = true;
+          // From the task itself: the engine may run this step before spawn() has returned.
+          parentTask = control.taskId();
+          for (int g = 0; g < groups; g++) {
+            forkGroup(g, control::spawn);
+          }
         }
-        for (int i = 0; i < fds; i++) {
-          int s = g * fds + i;
-          senderTask[s] = host.spawn(
-              new TaskSpec("hackbench/send/" + s, SchedPolicy.NORMAL, 0, affinity,
-                  WorkClass.COMPUTE),
-              new Sender(s, g), parentCpu);
+        if (ready < pollers.length) {
+          parentSleeping = true;
+          control.block();
+          return;
         }
+        startNs = control.nowNs();
+        for (int id : pollers) {
+          control.wake(id, true);
+        }
+        control.exit();
       }
     }
 
@@ -192,12 +276,13 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
       private static final int STARTING = 0;
       private static final int WRITING = 1;
       private static final int WAITING_FOR_ROOM = 2;
+      private static final int READY = 3;
 
       private final int index;
       private final int firstReceiver;
       private final long total;
       private long sent;
-      private int state = STARTING;
+      private int state = startPipe ? READY : STARTING;
 
       Sender(int index, int group) {
         this.index = index;
@@ -207,7 +292,10 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
 
       @Override
       public void next(TaskControl control) {
-        if (state == STARTING) {
+        if (state == READY) {
+          state = STARTING;
+          ready(control);
+        } else if (state == STARTING) {
           write(control);
         } else {
           // A write finished, or the receiver made room: the message goes into the buffer.
@@ -249,6 +337,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
       private final long expected;
       private long count;
       private boolean reading;
+      private boolean waitsForStart = startPipe;
 
       Receiver(int r) {
         this.r = r;
@@ -257,6 +346,11 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
 
       @Override
       public void next(TaskControl control) {
+        if (waitsForStart) {
+          waitsForStart = false;
+          ready(control);
+          return;
+        }
         if (reading) {
           reading = false;
           count++;

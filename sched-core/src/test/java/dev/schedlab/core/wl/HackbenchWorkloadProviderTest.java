@@ -63,6 +63,35 @@ final class HackbenchWorkloadProviderTest {
   }
 
   @Test
+  void run_startPipe_parentForksEveryTaskAndTheyAllFinish() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    WorkloadResult result = machine.run(
+        provider, Map.of("groups", "2", "fds", "3", "loops", "5", "start_pipe", "true"),
+        1_000_000_000);
+
+    // 12 children and the parent, which leaves once it has written the start byte.
+    assertThat(machine.tasks()).hasSize(13);
+    assertThat(machine.tasks())
+        .allSatisfy(t -> assertThat(t.state()).isEqualTo(IdealMachine.State.EXITED));
+    assertThat(result.extra())
+        .containsEntry("completed", 1.0)
+        .containsEntry("messages", 90.0);
+  }
+
+  @Test
+  void run_startPipe_clockStartsWithTheStartByte() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    WorkloadResult result = machine.run(
+        provider,
+        Map.of("groups", "1", "fds", "1", "loops", "10", "send_work", "3us", "receive_work",
+            "2us", "start_pipe", "true"),
+        1_000_000_000);
+
+    // Both children wait for the start byte; from it, as without the protocol: 10 × 3 + 2 µs.
+    assertThat(result.value()).isCloseTo(32e-6, within(1e-15));
+  }
+
+  @Test
   void capacity_pipeAndSocket_followTheStatedFormulas() {
     assertThat(HackbenchWorkloadProvider.capacity(true, 100)).isEqualTo(16 * 40);
     assertThat(HackbenchWorkloadProvider.capacity(false, 100)).isEqualTo(212_992 / 740);
