@@ -3,6 +3,7 @@ package dev.schedlab.core.engine;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.DistributeCursor;
+import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.WakeupContext;
 import dev.schedlab.spi.WakeupPolicy;
@@ -71,6 +72,15 @@ final class WakeupPlacement {
 
   /** {@code select_rq_mask}. */
   private final MutableCpuMask selectMask;
+  /** Scratch for the word-wise {@code select_idle_capacity()}. */
+  private final MutableCpuMask preferredMask;
+  private final MutableCpuMask scanMask;
+  /** Distinct CPU capacities, largest first; {@code capacityAtLeast[k]}: CPUs of the first k+1. */
+  private final long[] capacityClass;
+  private final ImmutableCpuMask[] capacityClassCpus;
+  private final ImmutableCpuMask[] capacityAtLeast;
+  /** Tests only: always take the CPU-by-CPU {@code select_idle_capacity()} walk. */
+  boolean capacityWalkOnly;
 
   private final GroupStats local = new GroupStats();
   private final GroupStats idlest = new GroupStats();
@@ -105,6 +115,28 @@ final class WakeupPlacement {
       }
     }
     this.selectMask = CpuMasks.mutable(nrCpuIds);
+    this.preferredMask = CpuMasks.mutable(nrCpuIds);
+    this.scanMask = CpuMasks.mutable(nrCpuIds);
+    java.util.TreeMap<Long, MutableCpuMask> classes =
+        new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+      if (topology.isPossible(cpu)) {
+        classes.computeIfAbsent((long) topology.capacity(cpu), c -> CpuMasks.mutable(nrCpuIds))
+            .set(cpu);
+      }
+    }
+    this.capacityClass = new long[classes.size()];
+    this.capacityClassCpus = new ImmutableCpuMask[classes.size()];
+    this.capacityAtLeast = new ImmutableCpuMask[classes.size()];
+    MutableCpuMask union = CpuMasks.mutable(nrCpuIds);
+    int k = 0;
+    for (var entry : classes.entrySet()) {
+      capacityClass[k] = entry.getKey();
+      capacityClassCpus[k] = entry.getValue().toImmutable();
+      union.orWith(entry.getValue());
+      capacityAtLeast[k] = union.toImmutable();
+      k++;
+    }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -552,10 +584,10 @@ final class WakeupPlacement {
         return -1;
       }
     }
-    if (nr == Integer.MAX_VALUE && sim.queuedIdlePolicyTasks == 0) {
-      // Without a scan budget and without SCHED_IDLE-only runqueues only idle CPUs can be chosen,
-      // so the walk skips the others a word at a time; the choice is the same.
+    if (nr == Integer.MAX_VALUE && sim.queuedIdlePolicyTasks == 0 && !capacityWalkOnly) {
+      // Without a scan budget and without SCHED_IDLE-only runqueues only idle CPUs can be chosen.
       cpus.andWith(state.idleMask());
+      return selectIdleCapacityByMasks(cpus, target, taskUtil, hasIdleCore);
     }
     int best = -1;
     long bestCapacity = 0;
@@ -600,6 +632,64 @@ final class WakeupPlacement {
       setIdleCores(target, false);
     }
     return best;
+  }
+
+  /**
+   * The walk of {@link #selectIdleCapacity} computed a word at a time, for candidates that are
+   * all idle CPUs (no scan budget): the same CPU, since the walk's ranking only orders by rank,
+   * then capacity, then wrap order from {@code target}. Fitting CPUs are those of the capacity
+   * classes above {@code 1.25 × util}.
+   */
+  private int selectIdleCapacityByMasks(
+      MutableCpuMask cpus, int target, long taskUtil, boolean hasIdleCore) {
+    int fitting = 0; // capacityAtLeast[fitting - 1] is the set of CPUs the task fits
+    while (fitting < capacityClass.length && taskUtil * 1280 < capacityClass[fitting] * 1024) {
+      fitting++;
+    }
+    MutableCpuMask preferred = preferredMask;
+    if (hasIdleCore) {
+      preferred.and(cpus, state.idleCoreMask());
+    } else {
+      preferred.copyFrom(cpus);
+    }
+    if (fitting > 0 && scanMask.and(preferred, capacityAtLeast[fitting - 1])) {
+      return firstWrap(scanMask, target); // a fitting CPU on an idle core
+    }
+    if (!preferred.isEmpty()) {
+      return largestFirstWrap(preferred, 0, target); // ASYM_IDLE_COMPLETE_MISFIT
+    }
+    if (hasIdleCore) {
+      setIdleCores(target, false);
+    }
+    // Only CPUs with a busy sibling are left: fitting ones first, then the rest.
+    if (fitting > 0 && scanMask.and(cpus, capacityAtLeast[fitting - 1])) {
+      return largestFirstWrap(scanMask, 0, target);
+    }
+    return cpus.isEmpty() ? -1 : largestFirstWrap(cpus, fitting, target);
+  }
+
+  /** The first CPU of {@code within} in the largest capacity class from {@code fromClass} on. */
+  private int largestFirstWrap(CpuMask within, int fromClass, int target) {
+    for (int k = fromClass; k < capacityClass.length; k++) {
+      int first = firstWrapAnd(within, capacityClassCpus[k], target);
+      if (first >= 0) {
+        return first;
+      }
+    }
+    return -1;
+  }
+
+  private static int firstWrap(CpuMask mask, int target) {
+    int cpu = mask.next(target - 1);
+    return cpu != CpuMask.NO_CPU ? cpu : mask.first();
+  }
+
+  private static int firstWrapAnd(CpuMask mask, CpuMask other, int target) {
+    int cpu = target == 0 ? mask.firstAnd(other) : mask.nextAnd(target - 1, other);
+    if (cpu == CpuMask.NO_CPU) {
+      cpu = mask.firstAnd(other);
+    }
+    return cpu == CpuMask.NO_CPU ? -1 : cpu;
   }
 
   /** Equivalent of {@code test_idle_cores(cpu)}. */

@@ -318,4 +318,65 @@ final class WakeupPlacementTest {
     assertThat(wake(mainline, 1000)).isEqualTo(5);
     assertThat(mainline.placement.testIdleCores(3)).isTrue();
   }
+
+  @Test
+  void selectIdleCapacity_wordWiseFormChoosesAsTheWalk_onRandomStates() {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+    int[] capacities = {1024, 973, 512};
+    int compared = 0;
+    for (int round = 0; round < 40; round++) {
+      int cores = 4 + random.nextInt(12);
+      int nrCpuIds = 2 * cores;
+      var b = dev.schedlab.topology.Topology.builder(nrCpuIds).name("asym-smt2-" + round);
+      for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+        int core = cpu % cores;
+        b.addCpu(cpu, 0, 0, 0, core, core, 0);
+      }
+      for (int core = 0; core < cores; core++) {
+        int capacity = capacities[random.nextInt(capacities.length)];
+        b.capacity(core, capacity);
+        b.capacity(core + cores, capacity);
+      }
+      var topology = b.build();
+      boolean[] busy = new boolean[nrCpuIds];
+      for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+        busy[cpu] = random.nextInt(3) == 0;
+      }
+      Simulation sim = EngineFixture.on(
+              TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
+          .tasks(host -> {
+            for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+              if (busy[cpu]) {
+                host.spawn(pinned("busy" + cpu, nrCpuIds, cpu, SchedPolicy.NORMAL),
+                    ScriptedWorkload.spin(), cpu);
+              }
+            }
+            host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+          })
+          .build();
+      sim.advanceTo(2 * MS);
+      Task wakee = sim.task(sim.tasks.size() - 1);
+      for (int trial = 0; trial < 20; trial++) {
+        int target = random.nextInt(nrCpuIds);
+        long util = new long[] {100, 700, 800, 1000}[random.nextInt(4)];
+        boolean hint = random.nextBoolean();
+        int[] chosen = new int[2];
+        boolean[] hintAfter = new boolean[2];
+        for (int mode = 0; mode < 2; mode++) {
+          sim.placement.capacityWalkOnly = mode == 1;
+          wakee.recentUsedCpu = -1;
+          wakee.avg.utilAvg = util;
+          wakee.utilEst = util;
+          sim.placement.setIdleCores(target, hint);
+          chosen[mode] = sim.placement.selectIdleSibling(wakee, target, target);
+          hintAfter[mode] = sim.placement.testIdleCores(target);
+        }
+        assertThat(chosen[0]).as("round %d target %d util %d hint %s", round, target, util, hint)
+            .isEqualTo(chosen[1]);
+        assertThat(hintAfter[0]).isEqualTo(hintAfter[1]);
+        compared++;
+      }
+    }
+    assertThat(compared).isEqualTo(800);
+  }
 }
