@@ -3,6 +3,7 @@ package dev.schedlab.hw.machines;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.TopologyBuilder;
+import java.util.function.IntBinaryOperator;
 import java.util.function.IntUnaryOperator;
 
 /**
@@ -82,7 +83,19 @@ record RegularMachine(
     return numbering == SiblingNumbering.ADJACENT ? core * threads + t : core + t * cores();
   }
 
+  /** The topology with the two-distance rule: same socket or other socket. */
   Topology toTopology() {
+    return toTopology((i, j) -> {
+      int nodesPerSocket = nodes() / sockets;
+      return i / nodesPerSocket == j / nodesPerSocket ? sameSocketDistance : crossSocketDistance;
+    });
+  }
+
+  /**
+   * The topology with a SLIT given per pair of distinct nodes ({@code nodeDistance(i, j)}, nodes
+   * numbered socket-major); the diagonal is {@link Topology#LOCAL_DISTANCE}.
+   */
+  Topology toTopology(IntBinaryOperator nodeDistance) {
     TopologyBuilder b = Topology.builder(cpus()).name(name);
     int coresPerCluster = coresPerLlc / clustersPerLlc;
     int core = 0;
@@ -107,12 +120,9 @@ record RegularMachine(
     int n = nodes();
     if (n > 1) {
       int[][] table = new int[n][n];
-      int nodesPerSocket = n / sockets;
       for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
-          table[i][j] = i == j ? Topology.LOCAL_DISTANCE
-              : i / nodesPerSocket == j / nodesPerSocket ? sameSocketDistance
-              : crossSocketDistance;
+          table[i][j] = i == j ? Topology.LOCAL_DISTANCE : nodeDistance.applyAsInt(i, j);
         }
       }
       b.distances(table);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomains;
+import dev.schedlab.topology.domain.SdFlags;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -45,8 +46,22 @@ final class OtherMachinesTest {
     assertThat(t.llcMask(0).toCpuList()).isEqualTo("0-23,192-215");
     assertThat(t.llcMask(0).intersects(t.llcMask(24))).isFalse();
     assertThat(t.distance(0, 1)).isEqualTo(16);
-    assertThat(t.distance(0, 4)).isEqualTo(32);
-    assertThat(SchedDomains.build(t).numaDistances()).containsExactly(10, 16, 32);
+    // Hygon C86 7280 SLIT: die d is linked to die (d + 2) mod 4 of the other socket (22).
+    assertThat(t.distance(0, 6)).isEqualTo(22);
+    assertThat(t.distance(6, 0)).isEqualTo(22);
+    assertThat(t.distance(2, 4)).isEqualTo(22);
+    assertThat(t.distance(3, 5)).isEqualTo(22);
+    assertThat(t.distance(0, 4)).isEqualTo(28);
+    assertThat(t.distance(5, 2)).isEqualTo(28);
+    assertThat(SchedDomains.build(t).numaDistances()).containsExactly(10, 16, 22, 28);
+    // All at most RECLAIM_DISTANCE (30): every level of CPU 0 keeps fork balancing.
+    assertThat(SchedDomains.build(t).domains(0))
+        .allSatisfy(sd -> assertThat(sd.flags() & SdFlags.SD_BALANCE_FORK).isNotZero());
+    Topology amd = Machines.create(new Hygon7447vProvider(),
+        Map.of("remote_distance", "32", "peer_die_distance", "32")).topology();
+    assertThat(SchedDomains.build(amd).numaDistances()).containsExactly(10, 16, 32);
+    assertThat(SchedDomains.build(amd).domains(0).stream()
+        .filter(sd -> (sd.flags() & SdFlags.SD_BALANCE_FORK) == 0)).hasSize(1);
     assertThat(m.facts().memoryBandwidthPerNode()).isEqualTo(204.8e9 / 4, org.assertj.core.api
         .Assertions.within(1.0));
   }

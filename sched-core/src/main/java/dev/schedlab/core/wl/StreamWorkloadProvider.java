@@ -31,6 +31,9 @@ import java.util.Map;
  * performance model slows memory-bound threads that share a node's bandwidth, so the total
  * saturates near the node bandwidth when {@code bytes_per_ns} equals the machine's per-thread
  * bandwidth. Bytes per element as STREAM counts them: Copy and Scale 16, Add and Triad 24.
+ * Optional housekeeping noise ({@code noise_*}, see {@link Disturbance}; default none): a real
+ * STREAM run shares the machine with daemons and kworkers, which is what leaves a thread runnable
+ * behind another task and gives newidle balancing something to pull.
  */
 @AutoService(WorkloadProvider.class)
 public final class StreamWorkloadProvider implements WorkloadProvider {
@@ -42,7 +45,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
   private static final int[] BYTES_PER_ELEMENT = {16, 16, 24, 24};
 
   private static final PluginDescriptor DESCRIPTOR =
-      PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
+      Disturbance.addParameters(PluginDescriptor.builder(ID, PluginKind.WORKLOAD))
           .description(
               "STREAM-like memory-bound OpenMP threads running Copy/Scale/Add/Triad between"
                   + " barriers; GB/s")
@@ -91,7 +94,8 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
     return new Stream(
         topology, context.machine(), affinity, threads, p.getString("placement").equals("pinned"),
-        p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"));
+        p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"),
+        Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Stream implements Workload, SpinThenBlockBarrier.Phases {
@@ -104,6 +108,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     private final double elementsPerThread;
     private final double bytesPerNs;
     private final SpinThenBlockBarrier barrier;
+    private final Disturbance noise;
     private final long[] kernelNs = new long[KERNELS.length];
     private final long[] kernelRuns = new long[KERNELS.length];
     private double bytes;
@@ -111,7 +116,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
 
     Stream(
         Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
-        long arrayElements, double bytesPerNs, long spinNs) {
+        long arrayElements, double bytesPerNs, long spinNs, Disturbance noise) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;
@@ -121,6 +126,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
       this.elementsPerThread = arrayElements / (double) threads;
       this.bytesPerNs = bytesPerNs;
       this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
+      this.noise = noise;
     }
 
     @Override
@@ -134,6 +140,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
             new TaskSpec("stream/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.MEMORY),
             barrier.thread(i), pinned ? cpu : order[0]);
       }
+      noise.start(host, order[0]);
     }
 
     @Override
@@ -166,6 +173,10 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
       }
       extra.put("peak_gbs", facts.memoryBandwidthPerNode() * nodesSpanned() / 1e9);
       barrier.putStatistics(extra, simulatedNs);
+      if (noise.count() > 0) {
+        extra.put("noise_tasks", (double) noise.count());
+        extra.put("noise_bursts", (double) noise.bursts());
+      }
       double gbs = simulatedNs == 0 ? 0 : bytes / simulatedNs;
       return new WorkloadResult("throughput", gbs, "GB/s", true, extra);
     }

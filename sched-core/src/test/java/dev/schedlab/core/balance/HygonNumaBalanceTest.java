@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code sched_balance_rq()} on the NUMA levels of the Hygon 7447v layout that {@code
- * hw.hygon-7447v} assumes (2 sockets × 4 dies, a node and an L3 per die, 24 cores per die, SMT2
- * with siblings {@code n} and {@code n + 192}, distances 10/16/32), in the situation that the
- * STREAM run of docs/reproductions.md §3 reached: the whole team on socket 0, socket 1 idle.
+ * hw.hygon-7447v} assumed until 2026-11-30 (2 sockets × 4 dies, a node and an L3 per die, 24 cores
+ * per die, SMT2 with siblings {@code n} and {@code n + 192}, AMD EPYC distances 10/16/32; now
+ * {@code -M remote_distance=32 -M peer_die_distance=32}, the default being Hygon's 10/16/22/28), in
+ * the situation that the STREAM run of docs/reproductions.md §3 reached with that table: the whole
+ * team on socket 0, socket 1 idle.
  *
  * <p>Each step is compared with {@code kernel/sched/fair.c} (kernel-facts §2.3-2.9): {@code
  * should_we_balance()} lets only the first idle CPU of socket 1 (CPU 96) try the cross-socket
@@ -34,7 +36,7 @@ final class HygonNumaBalanceTest {
   private static final int CORES_PER_NODE = 24;
   private static final int TOP = 3;
 
-  /** The hw.hygon-7447v default layout, built here because sched-core cannot see hw-models. */
+  /** The former hw.hygon-7447v layout (SLIT 32 across sockets), built here: no hw-models here. */
   static Topology hygon() {
     TopologyBuilder b = Topology.builder(CPUS).name("hygon-7447v");
     for (int cpu = 0; cpu < CPUS; cpu++) {

@@ -57,4 +57,16 @@ final class StreamWorkloadProviderTest {
     assertThat(result.extra().get("triad_gbs")).isCloseTo(64.0, within(1e-9));
     assertThat(result.extra().get("peak_gbs")).isEqualTo(100.0);
   }
+
+  @Test
+  void start_noise_forksUnboundComputeTasksBesideTheTeam() {
+    IdealMachine machine = IdealMachine.shape("2n1l4c2t");
+    machine.start(provider, Map.of("threads", "4", "noise_tasks", "3"));
+
+    assertThat(machine.tasks()).hasSize(7);
+    assertThat(machine.tasks())
+        .filteredOn(t -> t.spec().name().startsWith("noise/"))
+        .hasSize(3)
+        .allSatisfy(t -> assertThat(t.spec().workClass()).isEqualTo(WorkClass.COMPUTE));
+  }
 }
