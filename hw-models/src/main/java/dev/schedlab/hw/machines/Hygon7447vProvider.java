@@ -27,8 +27,10 @@ import dev.schedlab.topology.Topology;
  * model 1; 8 nodes, a node per die), not AMD's: 16 between dies of one socket, 22 to the one die
  * of the other socket it is linked to (node 0 with 6, 1 with 7, 2 with 4, 3 with 5: die {@code
  * d} with die {@code (d + dies/2) mod dies}) and 28 to the other three. Source: the note
- * "cpu_affinity" (lscpu and numactl output of a Hygon C86 7280 server; public GitHub file, id
- * 25999158523 in the project's search index); the 7447v's own table is not published. Every cross-socket distance is at most
+ * "cpu_affinity", a public notes file on GitHub with the {@code lscpu} and {@code numactl -H}
+ * output of a Hygon C86 7280 server (found through the project's code search, which did not
+ * record the repository). It is an assumption for the 7447v, whose own table is not published,
+ * and can be overridden (below). Every cross-socket distance is at most
  * {@code RECLAIM_DISTANCE} (30), so unlike the EPYC 7451's 32 the cross-socket levels keep
  * {@code SD_BALANCE_FORK}, {@code SD_BALANCE_EXEC} and {@code SD_WAKE_AFFINE} ({@code sd_init()}).
  * {@code remote_distance=32 peer_die_distance=32} restores the previous (AMD) table. {@code
