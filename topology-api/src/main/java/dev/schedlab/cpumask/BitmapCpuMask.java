@@ -360,9 +360,16 @@ abstract sealed class BitmapCpuMask implements CpuMask
       for (long w = words[i]; w != 0; ) {
         int bit = Long.numberOfTrailingZeros(w);
         procedure.value((i << 6) + bit);
-        // Reread the live word past the visited bit, so CPUs the procedure cleared ahead of the
-        // cursor are skipped exactly as a first()/next() loop skips them.
-        w = words[i] & (-2L << bit);
+        // The live word past the visited bit, so CPUs the procedure cleared (or set) ahead of the
+        // cursor are skipped (or visited) exactly as a first()/next() loop would. Usually it is
+        // what clearing the visited bit gives, and taking that on the branch's predicted path
+        // keeps the bit search off the loop's dependency chain.
+        long next = w & (w - 1);
+        long live = words[i] & (-2L << bit);
+        if (live != next) {
+          next = live;
+        }
+        w = next;
       }
     }
   }
@@ -377,8 +384,14 @@ abstract sealed class BitmapCpuMask implements CpuMask
       while (w != 0) {
         int bit = Long.numberOfTrailingZeros(w);
         procedure.value((i << 6) + bit);
-        // Both masks are reread past the visited bit, as nextAnd() would read them.
-        w = words[i] & (others != null ? others[i] : other.word(i)) & (-2L << bit);
+        // Both masks are reread past the visited bit, as nextAnd() would read them (see
+        // forEachCpu for why the reread is compared rather than used directly).
+        long next = w & (w - 1);
+        long live = words[i] & (others != null ? others[i] : other.word(i)) & (-2L << bit);
+        if (live != next) {
+          next = live;
+        }
+        w = next;
       }
     }
   }
