@@ -345,11 +345,31 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final void forEachCpuWrap(int start, IntProcedure procedure) {
     checkCpu(start);
-    for (int cpu = findSet(start, nrCpuIds); cpu != NO_CPU; cpu = findSet(cpu + 1, nrCpuIds)) {
-      procedure.value(cpu);
+    forEachCpuIn(start, nrCpuIds, procedure);
+    forEachCpuIn(0, start, procedure);
+  }
+
+  /** {@link #forEachCpu} restricted to {@code [from, limit)}, reading the live mask likewise. */
+  private void forEachCpuIn(int from, int limit, IntProcedure procedure) {
+    if (from >= limit) {
+      return;
     }
-    for (int cpu = findSet(0, start); cpu != NO_CPU; cpu = findSet(cpu + 1, start)) {
-      procedure.value(cpu);
+    long[] words = this.words;
+    int firstWord = from >>> 6;
+    int lastWord = (limit - 1) >>> 6;
+    long lastMask = -1L >>> (63 - ((limit - 1) & 63));
+    for (int i = firstWord; i <= lastWord; i++) {
+      long range = (i == firstWord ? -1L << from : -1L) & (i == lastWord ? lastMask : -1L);
+      for (long w = words[i] & range; w != 0; ) {
+        int bit = Long.numberOfTrailingZeros(w);
+        procedure.value((i << 6) + bit);
+        long next = w & (w - 1);
+        long live = words[i] & range & (-2L << bit);
+        if (live != next) {
+          next = live;
+        }
+        w = next;
+      }
     }
   }
 
