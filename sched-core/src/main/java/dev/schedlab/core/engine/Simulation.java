@@ -16,6 +16,7 @@ import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.cpumask.ScratchMaskPool;
 import dev.schedlab.spi.BalancePass;
 import dev.schedlab.spi.BalancePassProvider;
+import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.NohzIdleTracking;
 import dev.schedlab.spi.Parameters;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
+import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.view.CpuStateView;
 import java.lang.reflect.Proxy;
 import java.util.SplittableRandom;

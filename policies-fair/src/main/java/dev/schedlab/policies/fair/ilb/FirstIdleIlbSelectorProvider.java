@@ -2,6 +2,7 @@ package dev.schedlab.policies.fair.ilb;
 
 import com.google.auto.service.AutoService;
 import dev.schedlab.spi.Capability;
+import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.PluginDescriptor;

@@ -6,6 +6,7 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.policies.fair.testing.FakeCpuState;
 import dev.schedlab.policies.fair.testing.Machines;
+import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.topology.SiblingNumbering;
 import org.junit.jupiter.api.Test;
 

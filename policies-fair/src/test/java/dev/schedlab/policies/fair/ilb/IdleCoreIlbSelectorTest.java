@@ -10,6 +10,7 @@ import dev.schedlab.cpumask.ScratchMaskPool;
 import dev.schedlab.policies.fair.testing.FakeCpuState;
 import dev.schedlab.policies.fair.testing.FakePolicyContext;
 import dev.schedlab.policies.fair.testing.Machines;
+import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.topology.SiblingNumbering;

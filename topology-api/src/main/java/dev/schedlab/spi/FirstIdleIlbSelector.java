@@ -1,7 +1,6 @@
-package dev.schedlab.policies.fair.ilb;
+package dev.schedlab.spi;
 
 import dev.schedlab.cpumask.CpuMask;
-import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.view.CpuStateView;
 
 /**
@@ -17,6 +16,10 @@ import dev.schedlab.spi.view.CpuStateView;
  * (all of them when there is none), the kicker counted when it is a candidate, exactly as a CPU by
  * CPU walk counts them. Allocates nothing per call. One instance per simulation; not thread-safe
  * ({@link #lastExamined()} is per instance).
+ *
+ * <p>Here, beside the SPI, because two modules use the rule and neither may see the other: the
+ * {@code fair.ilb.first-idle} plugin of policies-fair provides it, and the engine (sched-core)
+ * falls back to it when a run binds no ILB selector.
  */
 public final class FirstIdleIlbSelector implements IlbSelector {
 
