@@ -148,6 +148,7 @@ final class InvariantChecker {
       }
     }
     long total = 0;
+    long idlePolicyTotal = 0;
     for (int cpu = 0; cpu < rqs.length; cpu++) {
       CpuRunqueue rq = rqs[cpu];
       int idlePolicy = 0;
@@ -171,6 +172,7 @@ final class InvariantChecker {
         throw new InvariantViolation("CPU " + cpu + " runs " + rq.curr);
       }
       total += rq.nr;
+      idlePolicyTotal += rq.nrIdlePolicy;
       if (online.test(cpu)) {
         checkNohzCpu(cpu);
       }
@@ -179,6 +181,10 @@ final class InvariantChecker {
       throw new InvariantViolation(
           "runqueues hold " + total + " tasks, " + queued + " tasks are runnable, total counter "
               + sim.scheduler.totalNrRunning);
+    }
+    if (idlePolicyTotal != sim.queuedIdlePolicyTasks) {
+      throw new InvariantViolation("queued SCHED_IDLE tasks counter " + sim.queuedIdlePolicyTasks
+          + " but runqueues hold " + idlePolicyTotal);
     }
     checkNrBusy();
     checkIdleMasks();
