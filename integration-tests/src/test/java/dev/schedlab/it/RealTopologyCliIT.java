@@ -3,15 +3,14 @@ package dev.schedlab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.schedlab.cli.Invocation;
 import dev.schedlab.cli.JsonParser;
-import dev.schedlab.cli.Main;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
-import java.io.ByteArrayOutputStream;
+import dev.schedlab.hw.importer.SharedTopologies;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -33,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Real-topology conformance through the command line's own code path (issue 8): every hwloc XML
  * of {@code ../shared/topologies/hwloc} and {@code hwloc-derived}, and every sysfs dump there
  * (unpacked with the system {@code tar}), goes through {@code schedlab topology --hwloc FILE} or
- * {@code --sysfs DIR --format json} exactly as a user runs it ({@link Main#run}). The printed
+ * {@code --sysfs DIR --format json} exactly as a user runs it ({@code Main.run} through {@link Invocation}). The printed
  * counts must equal the directory README's table, which this test parses (so a file without a
  * row, or a row the CLI disagrees with, fails), and the printed sched domains must be sane: every
  * span lies in the cpu map, spans of a level below NUMA are disjoint and cover the CPUs having the
@@ -57,10 +55,9 @@ final class RealTopologyCliIT {
     assertThat(rows).as("README table rows").hasSizeGreaterThanOrEqualTo(20);
     List<Path> files = new ArrayList<>();
     for (String sub : List.of("hwloc", "hwloc-derived")) {
-      try (Stream<Path> s = Files.list(topologies.resolve(sub))) {
-        s.filter(p -> p.toString().endsWith(".xml") || p.toString().endsWith(".tar.bz2"))
-            .sorted().forEach(files::add);
-      }
+      SharedTopologies.files(topologies, sub).stream()
+          .filter(p -> p.toString().endsWith(".xml") || p.toString().endsWith(".tar.bz2"))
+          .forEach(files::add);
     }
     assertThat(files).as("topology files").hasSizeGreaterThanOrEqualTo(24);
     return files.stream().map(file -> DynamicTest.dynamicTest(
@@ -73,27 +70,23 @@ final class RealTopologyCliIT {
     String xml = Files.readString(topologies.resolve("hwloc/32em64t-2n8c2t-pci-noio.xml"));
     Path truncated = unpacked.resolve("truncated.xml");
     Files.writeString(truncated, xml.substring(0, xml.length() / 2));
-    Result r = cli("topology", "--hwloc", truncated.toString(), "--format", "json");
-    assertThat(r.code()).isEqualTo(2);
-    assertThat(r.out()).isEmpty();
-    assertThat(r.err().lines()).hasSize(1);
-    assertThat(r.err()).startsWith("schedlab: ").contains("truncated.xml");
+    Invocation.of("topology", "--hwloc", truncated.toString(), "--format", "json")
+        .assertBadInput("truncated.xml");
   }
 
   private static void check(Path file, Map<String, Row> rows) {
     String name = file.getFileName().toString();
     Row row = rows.get(key(name));
     assertThat(row).as("README row for " + name).isNotNull();
-    Result r;
+    Invocation r;
     if (name.endsWith(".tar.bz2")) {
-      Optional<Path> root = unpack(file);
+      Optional<Path> root = SharedTopologies.unpack(file, unpacked);
       assumeTrue(root.isPresent(), "cannot unpack " + name + " (system tar/bzip2 missing?)");
-      r = cli("topology", "--sysfs", root.get().toString(), "--format", "json");
+      r = Invocation.of("topology", "--sysfs", root.get().toString(), "--format", "json");
     } else {
-      r = cli("topology", "--hwloc", file.toString(), "--format", "json");
+      r = Invocation.of("topology", "--hwloc", file.toString(), "--format", "json");
     }
-    assertThat(r.err()).as("stderr").isEmpty();
-    assertThat(r.code()).as("exit code").isZero();
+    r.assertOk();
     Map<String, Object> json = JsonParser.object(r.out());
     assertThat(number(json, "packages")).as("packages").isEqualTo(row.packages());
     assertThat(number(json, "numa_nodes")).as("NUMA nodes").isEqualTo(row.nodes());
@@ -220,20 +213,6 @@ final class RealTopologyCliIT {
 
   // --- plumbing ---------------------------------------------------------------------------------
 
-  record Result(int code, String out, String err) {}
-
-  static Result cli(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code;
-    try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-      code = Main.run(args, o, e);
-    }
-    return new Result(code, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
-  }
-
   private static int number(Map<String, Object> json, String field) {
     Object v = json.get(field);
     assertThat(v).as(field).isInstanceOf(Double.class);
@@ -247,36 +226,9 @@ final class RealTopologyCliIT {
   }
 
   static Path sharedTopologies() {
-    String property = System.getProperty("schedlab.shared.dir");
-    Optional<Path> dir = Stream.of(
-            property == null || property.isBlank() ? null : Path.of(property),
-            Path.of("..", "shared"))
-        .filter(p -> p != null)
-        .map(p -> p.resolve("topologies").toAbsolutePath().normalize())
-        .filter(p -> Files.isDirectory(p.resolve("hwloc")))
-        .findFirst();
+    Optional<Path> dir = SharedTopologies.directory();
     assumeTrue(dir.isPresent(), "../shared/topologies not found (system property "
         + "schedlab.shared.dir): real-topology conformance through the CLI skipped");
     return dir.get();
-  }
-
-  private static Optional<Path> unpack(Path tarball) {
-    try {
-      Process p = new ProcessBuilder("tar", "xjf", tarball.toString(), "-C", unpacked.toString())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
-      if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        p.destroyForcibly();
-        return Optional.empty();
-      }
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
-    Path made = unpacked.resolve(tarball.getFileName().toString().replace(".tar.bz2", ""));
-    return Files.isDirectory(made) ? Optional.of(made) : Optional.empty();
   }
 }

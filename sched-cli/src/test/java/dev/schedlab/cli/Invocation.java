@@ -8,16 +8,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * One run of the command line in-process, with what it printed.
+ * One run of the command line in-process, with what it printed. Public, and in this module's test
+ * jar, for integration tests.
  *
  * @param exitCode what {@link Main#run} returned
  * @param out stdout
  * @param err stderr
  */
-record Invocation(int exitCode, String out, String err) {
+public record Invocation(int exitCode, String out, String err) {
 
   /** Runs {@code schedlab args...}. */
-  static Invocation of(String... args) {
+  public static Invocation of(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = Main.run(args,
@@ -28,7 +29,7 @@ record Invocation(int exitCode, String out, String err) {
   }
 
   /** Runs {@code schedlab args...}. */
-  static Invocation of(List<String> args) {
+  public static Invocation of(List<String> args) {
     return of(args.toArray(String[]::new));
   }
 
@@ -36,7 +37,7 @@ record Invocation(int exitCode, String out, String err) {
    * Asserts the bad-input contract: exit code 2, exactly one line on stderr starting {@code
    * schedlab: } and containing {@code fragments}, no stack trace, nothing on stdout.
    */
-  Invocation assertBadInput(String... fragments) {
+  public Invocation assertBadInput(String... fragments) {
     assertThat(exitCode).as("exit code; stderr: %s", err).isEqualTo(2);
     assertThat(errLines()).as("stderr").hasSize(1);
     assertThat(err).startsWith("schedlab: ").contains(fragments)
@@ -46,14 +47,14 @@ record Invocation(int exitCode, String out, String err) {
   }
 
   /** Asserts success: exit code 0 and nothing on stderr. */
-  Invocation assertOk() {
+  public Invocation assertOk() {
     assertThat(exitCode).as("exit code; stderr: %s", err).isZero();
     assertThat(err).as("stderr").isEmpty();
     return this;
   }
 
   /** The lines of stderr. */
-  List<String> errLines() {
+  public List<String> errLines() {
     return err.lines().toList();
   }
 }

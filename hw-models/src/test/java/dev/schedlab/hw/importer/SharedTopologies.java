@@ -11,14 +11,15 @@ import java.util.stream.Stream;
 /**
  * Finds {@code ../shared/topologies} (system property {@code schedlab.shared.dir}, set by the
  * parent POM, else {@code ../shared} or {@code ../../shared} from the working directory) and
- * unpacks its sysfs tarballs with the system {@code tar}, since the JDK has no bzip2.
+ * unpacks its sysfs tarballs with the system {@code tar}, since the JDK has no bzip2. Public, and
+ * shipped in this module's test jar, for integration-tests.
  */
-final class SharedTopologies {
+public final class SharedTopologies {
 
   private SharedTopologies() {}
 
   /** The topologies directory, if present. */
-  static Optional<Path> directory() {
+  public static Optional<Path> directory() {
     String property = System.getProperty("schedlab.shared.dir");
     Stream<Path> candidates = Stream.of(
         property == null || property.isBlank() ? null : Path.of(property),
@@ -32,7 +33,7 @@ final class SharedTopologies {
   }
 
   /** The regular files of {@code sub} (e.g. {@code hwloc}), sorted. */
-  static List<Path> files(Path topologies, String sub) throws IOException {
+  public static List<Path> files(Path topologies, String sub) throws IOException {
     try (Stream<Path> s = Files.list(topologies.resolve(sub))) {
       return s.filter(Files::isRegularFile).sorted().toList();
     }
@@ -42,7 +43,7 @@ final class SharedTopologies {
    * Unpacks {@code tarball} into {@code into} with {@code tar xjf} and returns the directory it
    * made, or empty when tar or bzip2 is unavailable.
    */
-  static Optional<Path> unpack(Path tarball, Path into) {
+  public static Optional<Path> unpack(Path tarball, Path into) {
     try {
       Files.createDirectories(into);
       Process p = new ProcessBuilder("tar", "xjf", tarball.toString(), "-C", into.toString())

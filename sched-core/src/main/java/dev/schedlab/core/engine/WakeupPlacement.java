@@ -14,7 +14,9 @@ import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 import dev.schedlab.topology.domain.SchedGroup;
 import dev.schedlab.topology.domain.SdFlags;
+import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * CPU selection for waking and new tasks: {@code select_task_rq()} and {@code
@@ -117,8 +119,7 @@ final class WakeupPlacement {
     this.selectMask = CpuMasks.mutable(nrCpuIds);
     this.preferredMask = CpuMasks.mutable(nrCpuIds);
     this.scanMask = CpuMasks.mutable(nrCpuIds);
-    java.util.TreeMap<Long, MutableCpuMask> classes =
-        new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+    TreeMap<Long, MutableCpuMask> classes = new TreeMap<>(Comparator.reverseOrder());
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       if (topology.isPossible(cpu)) {
         classes.computeIfAbsent((long) topology.capacity(cpu), c -> CpuMasks.mutable(nrCpuIds))
@@ -653,7 +654,7 @@ final class WakeupPlacement {
       preferred.copyFrom(cpus);
     }
     if (fitting > 0 && scanMask.and(preferred, capacityAtLeast[fitting - 1])) {
-      return firstWrap(scanMask, target); // a fitting CPU on an idle core
+      return scanMask.nextWrap(target - 1 < 0 ? nrCpuIds - 1 : target - 1); // fits, idle core
     }
     if (!preferred.isEmpty()) {
       return largestFirstWrap(preferred, 0, target); // ASYM_IDLE_COMPLETE_MISFIT
@@ -677,11 +678,6 @@ final class WakeupPlacement {
       }
     }
     return -1;
-  }
-
-  private static int firstWrap(CpuMask mask, int target) {
-    int cpu = mask.next(target - 1);
-    return cpu != CpuMask.NO_CPU ? cpu : mask.first();
   }
 
   private static int firstWrapAnd(CpuMask mask, CpuMask other, int target) {

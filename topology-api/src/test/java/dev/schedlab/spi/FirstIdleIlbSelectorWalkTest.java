@@ -1,23 +1,22 @@
-package dev.schedlab.core.engine;
+package dev.schedlab.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
-import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.view.CpuStateView;
 import java.lang.reflect.Proxy;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's built-in first-idle rule, done a word at a time over {@code idleMask()}, against
+ * {@link FirstIdleIlbSelector}, done a word at a time over {@code idleMask()}, against
  * the CPU-by-CPU walk it replaces (ascending over NOHZ ∩ housekeeping, skip the kicker, first
  * {@code idle_cpu()}): the same CPU and the same examined count on 20,000 random states of widths
  * 1-300 (word boundaries included), with the kicker idle or busy, in the candidates or not.
  */
-final class FirstIdleIlbSelectorTest {
+final class FirstIdleIlbSelectorWalkTest {
 
   private static CpuStateView state(CpuMask idle) {
     return (CpuStateView)
