@@ -55,7 +55,7 @@ final class EnginePerfView implements PerfStateView {
 
   @Override
   public WorkClass workClass(int taskId) {
-    return sim.tasks.get(taskId).workClass;
+    return sim.tasks.get(taskId).currentWorkClass();
   }
 
   @Override

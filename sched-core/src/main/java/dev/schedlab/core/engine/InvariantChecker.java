@@ -2,6 +2,7 @@ package dev.schedlab.core.engine;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ImmutableCpuMask;
+import dev.schedlab.spi.view.WorkClass;
 
 /**
  * Engine invariants, checked when {@link EngineOptions#checkInvariants()} is on; a violation
@@ -22,7 +23,10 @@ import dev.schedlab.cpumask.ImmutableCpuMask;
  *       EngineState#idleMask()} holds exactly the CPUs that are {@code idle_cpu()} and {@link
  *       EngineState#idleCoreMask()} exactly those that are also {@code is_core_idle()} (the
  *       masks are maintained incrementally; a mutation path that forgot to refresh them shows
- *       here).
+ *       here);
+ *   <li>at every sweep, a CPU's running task is counted among its node's running memory-bound
+ *       tasks exactly when it does memory-bound work now (not spinning), and the per-node counts
+ *       equal those tasks.
  * </ul>
  */
 final class InvariantChecker {
@@ -188,6 +192,31 @@ final class InvariantChecker {
     }
     checkNrBusy();
     checkIdleMasks();
+    checkMemoryBound();
+  }
+
+  private void checkMemoryBound() {
+    for (int node : sim.topology.nodes()) {
+      int expected = 0;
+      CpuMask cpus = sim.topology.nodeMask(node);
+      for (int cpu = cpus.firstAnd(online); cpu != CpuMask.NO_CPU; cpu = cpus.nextAnd(cpu, online)) {
+        Task curr = rqs[cpu].curr;
+        boolean memoryWork = curr != null && curr.currentWorkClass() == WorkClass.MEMORY;
+        if (curr != null && memoryWork != curr.memoryCounted) {
+          throw new InvariantViolation(curr + (memoryWork ? " does" : " does not")
+              + " memory-bound work but is" + (curr.memoryCounted ? "" : " not")
+              + " counted as a running memory-bound task");
+        }
+        if (memoryWork) {
+          expected++;
+        }
+      }
+      if (sim.scheduler.memoryBoundRunning(node) != expected) {
+        throw new InvariantViolation("node " + node + " counts "
+            + sim.scheduler.memoryBoundRunning(node) + " running memory-bound tasks, expected "
+            + expected);
+      }
+    }
   }
 
   private void checkNrBusy() {

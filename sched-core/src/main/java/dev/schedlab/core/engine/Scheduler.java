@@ -553,8 +553,22 @@ final class Scheduler {
     rq.timerAt = Long.MAX_VALUE;
     loop.cancelSlot(rq.cpu);
     rq.completionTime = Long.MAX_VALUE;
-    if (task.workClass == WorkClass.MEMORY) {
+    if (task.memoryCounted) {
+      task.memoryCounted = false;
       memoryBoundChanged(rq.cpu, task, -1);
+    }
+  }
+
+  /**
+   * Counts {@code task} among the running memory-bound tasks of its CPU's node exactly while it
+   * runs there doing memory-bound work: a memory-bound task's spin does not count (see {@code
+   * Task.currentWorkClass()}).
+   */
+  private void syncMemoryBound(CpuRunqueue rq, Task task) {
+    boolean counts = rq.curr == task && task.currentWorkClass() == WorkClass.MEMORY;
+    if (counts != task.memoryCounted) {
+      task.memoryCounted = counts;
+      memoryBoundChanged(rq.cpu, task, counts ? 1 : -1);
     }
   }
 
@@ -614,8 +628,9 @@ final class Scheduler {
     rq.execClock = now;
     rq.progressClock = now;
     updateMisfitStatus(rq);
-    if (next.workClass == WorkClass.MEMORY) {
-      memoryBoundChanged(rq.cpu, next, 1);
+    if (!next.needsStep) {
+      // Otherwise runStep() counts it once it knows whether the new step is a spin.
+      syncMemoryBound(rq, next);
     }
     setTimeState(rq, 1);
     wasteAfter(rq);
@@ -997,6 +1012,7 @@ final class Scheduler {
           task.remainingWork = control.work();
           task.spinning = control.spin();
           task.needsStep = false;
+          syncMemoryBound(rq, task);
           return;
         }
         case SLEEP -> {
@@ -1066,6 +1082,7 @@ final class Scheduler {
     }
     task.remainingWork = Math.min(task.remainingWork, SPIN_WAKE_DETECTION_WORK);
     if (running) {
+      syncMemoryBound(rq, task);
       armTimer(rq);
     }
   }

@@ -65,8 +65,14 @@ final class Task implements TaskView {
   boolean needsStep = true;
   /** A wake that arrived while the task was not blocked, consumed by its next block. */
   boolean pendingWake;
-  /** Whether the current step is a {@code TaskControl.spin()} that a wake ends early. */
+  /**
+   * Whether the current step is a {@code TaskControl.spin()} that a wake ends early. A spin is a
+   * poll loop on one cache line: compute work whatever the task's class (see {@link
+   * #currentWorkClass()}).
+   */
   boolean spinning;
+  /** Whether the task counts now among its node's running memory-bound tasks. */
+  boolean memoryCounted;
   /** Invalidates stale sleep timers. */
   long sleepToken;
 
@@ -77,7 +83,8 @@ final class Task implements TaskView {
 
   /**
    * NUMA node holding the task's memory, see {@code PerfStateView.memoryHomeNode}: set for a
-   * memory-bound task when it first runs (first touch), -1 before; pages never move afterwards.
+   * memory-bound task when it first runs memory-bound work (first touch; a spin is not), -1
+   * before; pages never move afterwards.
    */
   int memoryHomeNode = -1;
 
@@ -181,6 +188,14 @@ final class Task implements TaskView {
   @Override
   public WorkClass workClass() {
     return workClass;
+  }
+
+  /**
+   * The class of the work the task does now: {@link WorkClass#COMPUTE} during a spin (a poll
+   * loop moves no memory), else its {@link #workClass()}.
+   */
+  WorkClass currentWorkClass() {
+    return spinning ? WorkClass.COMPUTE : workClass;
   }
 
   @Override

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.spi.PerfStateView;
+import dev.schedlab.spi.TaskControl;
+import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
@@ -59,5 +61,48 @@ final class MemoryHomeTest {
     assertThat(w.memoryHomeNode).isEqualTo(home);
     // m is pinned to node 0 and ran there first: it always runs at home.
     assertThat(view.memoryBoundHomedRunning(0, 0)).isGreaterThanOrEqualTo(1);
+  }
+
+  /**
+   * A spin is a poll loop: while a memory-bound task spins it does compute work, is not counted
+   * among its node's running memory-bound tasks, and touches no pages (no home yet); its first
+   * real run sets the home and counts.
+   */
+  @Test
+  void spinOfAMemoryBoundTask_isComputeWork_andDoesNotFirstTouch() {
+    TaskProgram spinThenRun = new TaskProgram() {
+      private int step;
+
+      @Override
+      public void next(TaskControl control) {
+        switch (step++) {
+          case 0 -> control.spin(5_000);
+          case 1 -> control.run(5_000);
+          default -> control.block();
+        }
+      }
+    };
+    Simulation sim =
+        EngineFixture.on("2n1l2c1t")
+            .tasks(host -> host.spawn(new TaskSpec("m", SchedPolicy.NORMAL, 0,
+                CpuMasks.of(4, 2), WorkClass.MEMORY), spinThenRun, 2))
+            .build();
+    PerfStateView view = new EnginePerfView(sim);
+
+    sim.advanceTo(1_000);
+    Task m = sim.task(0);
+    assertThat(m.state).isEqualTo(TaskState.RUNNING);
+    assertThat(view.workClass(m.id)).isEqualTo(WorkClass.COMPUTE);
+    assertThat(view.memoryBoundRunning(1)).isZero();
+    assertThat(view.memoryHomeNode(m.id)).isEqualTo(-1);
+
+    sim.advanceTo(7_000);
+    assertThat(view.workClass(m.id)).isEqualTo(WorkClass.MEMORY);
+    assertThat(view.memoryBoundRunning(1)).isEqualTo(1);
+    assertThat(view.memoryHomeNode(m.id)).isEqualTo(1);
+
+    sim.advanceTo(20_000);
+    assertThat(m.state).isEqualTo(TaskState.BLOCKED);
+    assertThat(view.memoryBoundRunning(1)).isZero();
   }
 }
