@@ -25,7 +25,10 @@ final class SpinThenBlockBarrier {
   /** What each thread computes per generation, and what the workload counts. */
   interface Phases {
 
-    /** Work units of thread {@code thread}'s chunk in generation {@code generation}; positive. */
+    /**
+     * Work units of thread {@code thread}'s chunk in generation {@code generation}; 0 arrives at
+     * the barrier at once (no chunk), positive otherwise.
+     */
     double work(int thread, long generation);
 
     /** Thread {@code thread} finished its chunk of {@code generation} and arrives. */
@@ -33,6 +36,14 @@ final class SpinThenBlockBarrier {
 
     /** The last thread arrived: {@code generation} is complete at {@code nowNs}. */
     default void released(long generation, long nowNs) {}
+
+    /**
+     * Whether the program ends before {@code generation}: a thread leaving the barrier into a
+     * finished generation exits instead of computing. The default never ends.
+     */
+    default boolean finished(long generation) {
+      return false;
+    }
   }
 
   private final int parties;
@@ -208,8 +219,18 @@ final class SpinThenBlockBarrier {
     }
 
     private void compute(TaskControl control) {
+      if (phases.finished(generation)) {
+        control.exit();
+        return;
+      }
+      double work = phases.work(index, generation);
+      if (work <= 0) {
+        state = COMPUTING;
+        arrive(control);
+        return;
+      }
       state = COMPUTING;
-      control.run(phases.work(index, generation));
+      control.run(work);
     }
   }
 }

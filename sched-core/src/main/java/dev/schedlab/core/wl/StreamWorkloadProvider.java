@@ -7,6 +7,8 @@ import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
+import dev.schedlab.spi.TaskControl;
+import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.Workload;
 import dev.schedlab.spi.WorkloadContext;
@@ -16,6 +18,7 @@ import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,6 +37,31 @@ import java.util.Map;
  * Optional housekeeping noise ({@code noise_*}, see {@link Disturbance}; default none): a real
  * STREAM run shares the machine with daemons and kworkers, which is what leaves a thread runnable
  * behind another task and gives newidle balancing something to pull.
+ *
+ * <p>With {@code ntimes} = 0 (the default) the kernels repeat from the first instant to the end
+ * of the run: the steady state of a long run, every thread forked at once. With {@code ntimes} =
+ * N &gt; 0 the workload runs STREAM's program as {@code stream.c} (v5.10) and libgomp run it:
+ *
+ * <ol>
+ *   <li>team start ({@code gomp_team_start()}): thread 0, the master, creates the other threads
+ *       one after another, {@code create_cost} of its CPU time per {@code pthread_create()};
+ *       each new thread is placed by the fork path from the master's CPU and waits at the team
+ *       barrier at once (spin, then sleep), so the CPUs of the early threads are idle again when
+ *       the later ones are placed, as on the real machine;
+ *   <li>the initialisation loop (a, b, c written: 24 bytes per element), where the threads
+ *       first-touch their slices: the engine puts a thread's pages on the node it first runs
+ *       memory-bound work on (a spin is not);
+ *   <li>the timing-granularity pass ({@code a[j] = 2.0E0 * a[j]}: 16 bytes per element);
+ *   <li>N iterations of Copy, Scale, Add, Triad, each timed from the release of the previous
+ *       barrier to its own release (the master's {@code mysecond()} around the parallel loop).
+ * </ol>
+ *
+ * Then the threads exit, and the metric is STREAM's report: per kernel the best rate (bytes /
+ * fastest time) over iterations 2..N (STREAM skips the first), the headline {@code
+ * stream_best_gbs} being their mean. {@code best_*_gbs}, {@code avg_*_gbs} (bytes / mean time)
+ * and {@code stream_done_ms} (when the last iteration ended; the run's duration if unfinished)
+ * are extras; the run should last long enough for the program to end ({@code
+ * completed_iterations} = N).
  */
 @AutoService(WorkloadProvider.class)
 public final class StreamWorkloadProvider implements WorkloadProvider {
@@ -73,6 +101,18 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofDuration(
               "spin", "work a thread spins at the barrier before sleeping; 0 sleeps at once",
               "50us", 0, 1_000_000_000L))
+          .parameter(ParameterSpec.ofInt(
+              "ntimes",
+              "STREAM's NTIMES: 0 = the kernels repeat until the run ends (steady state, no"
+                  + " start-up); N >= 2 = STREAM's program: team start, first touch, N"
+                  + " iterations, best rates over iterations 2..N",
+              0, 0, 1_000_000))
+          .parameter(ParameterSpec.ofDuration(
+              "create_cost",
+              "master's CPU time per pthread_create() when it starts the team (ntimes > 0);"
+                  + " assumption: 20 us, a thread's create-run-join cost measured on an AMD Rome"
+                  + " server (Lemire 2020, 'Cost of a thread in C++ under Linux'), an upper bound",
+              "20us", 0, 1_000_000_000L))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -92,13 +132,26 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
         topology.onlineMask());
     int threads =
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
+    int ntimes = p.getInt("ntimes");
+    if (ntimes == 1) {
+      throw new IllegalArgumentException(
+          ID + ": ntimes=1 leaves no timed iteration (STREAM skips the first); allowed: 0 (steady"
+              + " state) or 2.." + 1_000_000);
+    }
     return new Stream(
         topology, context.machine(), affinity, threads, p.getString("placement").equals("pinned"),
-        p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"),
-        Disturbance.from(ID, p, topology, context.random()));
+        p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"), ntimes,
+        p.getLong("create_cost"), Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Stream implements Workload, SpinThenBlockBarrier.Phases {
+    /** Generations before the kernels with {@code ntimes} > 0: team start, init, timing pass. */
+    private static final int PRELUDE = 3;
+    private static final int TEAM_START = 0;
+    private static final int INIT = 1;
+    private static final int INIT_BYTES_PER_ELEMENT = 24;
+    private static final int TIMING_PASS_BYTES_PER_ELEMENT = 16;
+
     private final Topology topology;
     private final MachineFacts facts;
     private final CpuMask affinity;
@@ -107,16 +160,26 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     private final long arrayElements;
     private final double elementsPerThread;
     private final double bytesPerNs;
+    private final int ntimes;
+    private final int prelude;
+    private final double createWork;
     private final SpinThenBlockBarrier barrier;
     private final Disturbance noise;
     private final long[] kernelNs = new long[KERNELS.length];
     private final long[] kernelRuns = new long[KERNELS.length];
+    /** STREAM's timing over iterations 2..N: fastest and summed time per kernel. */
+    private final long[] bestNs = new long[KERNELS.length];
+    private final long[] timedNs = new long[KERNELS.length];
+    private int timedIterations;
     private double bytes;
     private long lastReleaseNs;
+    private long doneNs = -1;
+    private int[] order;
 
     Stream(
         Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
-        long arrayElements, double bytesPerNs, long spinNs, Disturbance noise) {
+        long arrayElements, double bytesPerNs, long spinNs, int ntimes, long createCostNs,
+        Disturbance noise) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;
@@ -125,48 +188,123 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
       this.arrayElements = arrayElements;
       this.elementsPerThread = arrayElements / (double) threads;
       this.bytesPerNs = bytesPerNs;
+      this.ntimes = ntimes;
+      this.prelude = ntimes > 0 ? PRELUDE : 0;
+      this.createWork = createCostNs;
       this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
       this.noise = noise;
+      Arrays.fill(bestNs, Long.MAX_VALUE);
     }
 
     @Override
     public void start(WorkloadHost host) {
       lastReleaseNs = host.nowNs();
-      int[] order = WorkloadCpus.spreadOrder(topology, affinity);
-      for (int i = 0; i < threads; i++) {
-        int cpu = order[i % order.length];
-        CpuMask allowed = pinned ? WorkloadCpus.only(topology, cpu) : affinity;
-        host.spawn(
-            new TaskSpec("stream/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.MEMORY),
-            barrier.thread(i), pinned ? cpu : order[0]);
+      order = WorkloadCpus.spreadOrder(topology, affinity);
+      if (ntimes > 0) {
+        host.spawn(spec(0), new TeamStart(), order[0]);
+      } else {
+        for (int i = 0; i < threads; i++) {
+          host.spawn(spec(i), barrier.thread(i), pinned ? order[i % order.length] : order[0]);
+        }
       }
       noise.start(host, order[0]);
     }
 
+    private TaskSpec spec(int i) {
+      CpuMask allowed = pinned ? WorkloadCpus.only(topology, order[i % order.length]) : affinity;
+      return new TaskSpec("stream/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.MEMORY);
+    }
+
+    /**
+     * The master's start ({@code gomp_team_start()}): one {@code pthread_create()} after another
+     * from its CPU, then its own part as thread 0.
+     */
+    private final class TeamStart implements TaskProgram {
+      private final TaskProgram master = barrier.thread(0);
+      private int created = 1;
+      private boolean creating;
+
+      @Override
+      public void next(TaskControl control) {
+        if (creating) {
+          creating = false;
+          control.spawn(spec(created), barrier.thread(created));
+          created++;
+        }
+        if (created < threads && createWork >= 1) {
+          creating = true;
+          control.run(createWork);
+          return;
+        }
+        while (created < threads) {
+          control.spawn(spec(created), barrier.thread(created));
+          created++;
+        }
+        master.next(control);
+      }
+    }
+
+    /** Bytes per element a thread's chunk of generation {@code generation} moves. */
+    private int bytesPerElement(long generation) {
+      if (generation >= prelude) {
+        return BYTES_PER_ELEMENT[kernel(generation)];
+      }
+      if (generation == TEAM_START) {
+        return 0;
+      }
+      return generation == INIT ? INIT_BYTES_PER_ELEMENT : TIMING_PASS_BYTES_PER_ELEMENT;
+    }
+
+    private int kernel(long generation) {
+      return (int) ((generation - prelude) % KERNELS.length);
+    }
+
     @Override
     public double work(int thread, long generation) {
-      return elementsPerThread * BYTES_PER_ELEMENT[(int) (generation % KERNELS.length)]
-          / bytesPerNs;
+      return elementsPerThread * bytesPerElement(generation) / bytesPerNs;
     }
 
     @Override
     public void chunkDone(int thread, long generation, long nowNs) {
-      bytes += elementsPerThread * BYTES_PER_ELEMENT[(int) (generation % KERNELS.length)];
+      if (generation >= prelude) {
+        bytes += elementsPerThread * bytesPerElement(generation);
+      }
     }
 
     @Override
     public void released(long generation, long nowNs) {
-      int kernel = (int) (generation % KERNELS.length);
-      kernelNs[kernel] += nowNs - lastReleaseNs;
-      kernelRuns[kernel]++;
+      long took = nowNs - lastReleaseNs;
       lastReleaseNs = nowNs;
+      if (generation < prelude) {
+        return;
+      }
+      int kernel = kernel(generation);
+      kernelNs[kernel] += took;
+      kernelRuns[kernel]++;
+      long iteration = (generation - prelude) / KERNELS.length;
+      if (ntimes > 0 && iteration >= 1) {
+        bestNs[kernel] = Math.min(bestNs[kernel], took);
+        timedNs[kernel] += took;
+        if (kernel == KERNELS.length - 1) {
+          timedIterations++;
+        }
+      }
+      if (finished(generation + 1)) {
+        doneNs = nowNs;
+      }
+    }
+
+    @Override
+    public boolean finished(long generation) {
+      return ntimes > 0 && generation >= prelude + (long) KERNELS.length * ntimes;
     }
 
     @Override
     public WorkloadResult result(long simulatedNs) {
       Map<String, Double> extra = new LinkedHashMap<>();
       extra.put("threads", (double) threads);
-      extra.put("iterations", (double) (barrier.generations() / KERNELS.length));
+      long kernelGenerations = Math.max(0, barrier.generations() - prelude);
+      extra.put("iterations", (double) (kernelGenerations / KERNELS.length));
       for (int k = 0; k < KERNELS.length; k++) {
         double kernelBytes = kernelRuns[k] * (double) arrayElements * BYTES_PER_ELEMENT[k];
         extra.put(KERNELS[k] + "_gbs", kernelNs[k] == 0 ? 0 : kernelBytes / kernelNs[k]);
@@ -177,8 +315,28 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
         extra.put("noise_tasks", (double) noise.count());
         extra.put("noise_bursts", (double) noise.bursts());
       }
-      double gbs = simulatedNs == 0 ? 0 : bytes / simulatedNs;
-      return new WorkloadResult("throughput", gbs, "GB/s", true, extra);
+      if (ntimes == 0) {
+        double gbs = simulatedNs == 0 ? 0 : bytes / simulatedNs;
+        return new WorkloadResult("throughput", gbs, "GB/s", true, extra);
+      }
+      return streamReport(extra, simulatedNs);
+    }
+
+    /** STREAM's own report: best and average rate per kernel over iterations 2..N. */
+    private WorkloadResult streamReport(Map<String, Double> extra, long simulatedNs) {
+      double sumBest = 0;
+      for (int k = 0; k < KERNELS.length; k++) {
+        double kernelBytes = (double) arrayElements * BYTES_PER_ELEMENT[k];
+        double best = timedIterations == 0 ? 0 : kernelBytes / bestNs[k];
+        extra.put("best_" + KERNELS[k] + "_gbs", best);
+        extra.put("avg_" + KERNELS[k] + "_gbs",
+            timedIterations == 0 ? 0 : kernelBytes * timedIterations / timedNs[k]);
+        sumBest += best;
+      }
+      extra.put("completed_iterations", (double) Math.min(ntimes,
+          (barrier.generations() - Math.min(barrier.generations(), prelude)) / KERNELS.length));
+      extra.put("stream_done_ms", (doneNs < 0 ? simulatedNs : doneNs) / 1e6);
+      return new WorkloadResult("best rate", sumBest / KERNELS.length, "GB/s", true, extra);
     }
 
     private int nodesSpanned() {
