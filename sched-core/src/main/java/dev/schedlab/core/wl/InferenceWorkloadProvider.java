@@ -34,6 +34,11 @@ import java.util.Map;
  * sequences}: compare such runs only with each other). Optional housekeeping noise ({@code noise_*}, see {@link Disturbance})
  * displaces threads; none by default.
  *
+ * <p>With {@code create_cost} &gt; 0 the pool starts as {@code ggml_threadpool_new()} starts it
+ * (see {@link TeamStart}): thread 0 creates the others one after another, each placed by the fork
+ * path and waiting for the whole pool (spin, then sleep) before the first step. With 0 (the
+ * default) every thread is forked at the first instant.
+ *
  * <p>Metric {@code throughput} in tokens/s: completed steps × {@code sequences} / simulated
  * seconds.
  */
@@ -72,7 +77,14 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
                   + " large model)", "compute", "compute", "memory"))
           .parameter(ParameterSpec.ofInt(
               "background", "SCHED_IDLE threads that never sleep, allowed on every CPU", 0, 0,
-              1_000_000)))
+              1_000_000))
+          .parameter(ParameterSpec.ofDuration(
+              "create_cost",
+              "thread 0's CPU time per pthread_create() when it starts the pool one thread after"
+                  + " another; 0 = all threads forked at the first instant. Assumption when set:"
+                  + " 200us is a thread's create-run-join cost measured on an Ampere server"
+                  + " (Lemire 2020, 'Cost of a thread in C++ under Linux')",
+              "0", 0, 1_000_000_000L)))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -97,7 +109,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
         p.getInt("sequences"), p.getLong("spin"), WorkloadCpus.policy(p.getString("policy")),
         p.getString("work_class").equals("memory") ? WorkClass.MEMORY : WorkClass.COMPUTE,
         new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0),
-        Disturbance.from(ID, p, topology, context.random()));
+        Disturbance.from(ID, p, topology, context.random()), p.getLong("create_cost"));
   }
 
   private static final class Inference implements Workload, SpinThenBlockBarrier.Phases {
@@ -111,11 +123,14 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
     private final BackgroundLoad background;
     private final Disturbance noise;
     private final SpinThenBlockBarrier barrier;
+    private final double createWork;
+    /** Generations before the first step: 1 (the pool start) with a team start, else 0. */
+    private final int prelude;
 
     Inference(
         Topology topology, CpuMask affinity, int threads, double workPerThread, int sequences,
         long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background,
-        Disturbance noise) {
+        Disturbance noise, long createCostNs) {
       this.topology = topology;
       this.affinity = affinity;
       this.threads = threads;
@@ -126,29 +141,38 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
       this.background = background;
       this.noise = noise;
       this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
+      this.createWork = createCostNs;
+      this.prelude = createCostNs > 0 ? 1 : 0;
     }
 
     @Override
     public void start(WorkloadHost host) {
       int[] order = WorkloadCpus.spreadOrder(topology, affinity);
       background.start(host, "idle-bg", SchedPolicy.IDLE, 0, null, order[0]);
-      for (int i = 0; i < threads; i++) {
-        host.spawn(
-            new TaskSpec("llama/" + i, policy, 0, affinity, workClass), barrier.thread(i),
-            order[0]);
+      if (prelude > 0) {
+        TeamStart team = new TeamStart(threads, createWork, this::spec, barrier::thread);
+        host.spawn(team.masterSpec(), team, order[0]);
+      } else {
+        for (int i = 0; i < threads; i++) {
+          host.spawn(spec(i), barrier.thread(i), order[0]);
+        }
       }
       noise.start(host, order[0]);
     }
 
+    private TaskSpec spec(int i) {
+      return new TaskSpec("llama/" + i, policy, 0, affinity, workClass);
+    }
+
     @Override
     public double work(int thread, long generation) {
-      return workPerThread;
+      return generation < prelude ? 0 : workPerThread;
     }
 
     @Override
     public WorkloadResult result(long simulatedNs) {
       double seconds = simulatedNs / 1e9;
-      long steps = barrier.generations();
+      long steps = Math.max(0, barrier.generations() - prelude);
       Map<String, Double> extra = new LinkedHashMap<>();
       extra.put("threads", (double) threads);
       extra.put("steps", (double) steps);

@@ -7,8 +7,6 @@ import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
-import dev.schedlab.spi.TaskControl;
-import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.Workload;
 import dev.schedlab.spi.WorkloadContext;
@@ -201,7 +199,8 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
       lastReleaseNs = host.nowNs();
       order = WorkloadCpus.spreadOrder(topology, affinity);
       if (ntimes > 0) {
-        host.spawn(spec(0), new TeamStart(), order[0]);
+        TeamStart team = new TeamStart(threads, createWork, this::spec, barrier::thread);
+        host.spawn(team.masterSpec(), team, order[0]);
       } else {
         for (int i = 0; i < threads; i++) {
           host.spawn(spec(i), barrier.thread(i), pinned ? order[i % order.length] : order[0]);
@@ -213,35 +212,6 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     private TaskSpec spec(int i) {
       CpuMask allowed = pinned ? WorkloadCpus.only(topology, order[i % order.length]) : affinity;
       return new TaskSpec("stream/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.MEMORY);
-    }
-
-    /**
-     * The master's start ({@code gomp_team_start()}): one {@code pthread_create()} after another
-     * from its CPU, then its own part as thread 0.
-     */
-    private final class TeamStart implements TaskProgram {
-      private final TaskProgram master = barrier.thread(0);
-      private int created = 1;
-      private boolean creating;
-
-      @Override
-      public void next(TaskControl control) {
-        if (creating) {
-          creating = false;
-          control.spawn(spec(created), barrier.thread(created));
-          created++;
-        }
-        if (created < threads && createWork >= 1) {
-          creating = true;
-          control.run(createWork);
-          return;
-        }
-        while (created < threads) {
-          control.spawn(spec(created), barrier.thread(created));
-          created++;
-        }
-        master.next(control);
-      }
     }
 
     /** Bytes per element a thread's chunk of generation {@code generation} moves. */

@@ -62,4 +62,19 @@ final class InferenceWorkloadProviderTest {
     // Two threads finishing 1 ms chunks at 1, 2, ..., 10 ms.
     assertThat(result.extra().get("background_cpu_s")).isCloseTo(0.020, within(1e-12));
   }
+
+  @Test
+  void createCost_poolStartsOneThreadAfterAnother_andTheStartIsNoStep() {
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    WorkloadResult result = machine.run(provider,
+        Map.of("threads", "4", "step_work", "4ms", "sequences", "8", "create_cost", "1ms"),
+        13_500_000);
+
+    // Thread 0 creates threads 1-3 at 1, 2 and 3 ms; the first step starts when all are there.
+    assertThat(machine.tasks()).extracting(t -> t.spawnNs)
+        .containsExactly(0L, 1_000_000L, 2_000_000L, 3_000_000L);
+    assertThat(machine.steps(1, "run").get(0).timeNs()).isEqualTo(3_000_000L);
+    // 10 steps of 1 ms from 3 ms to 13 ms; the pool start is not counted as a step.
+    assertThat(result.extra().get("steps")).isEqualTo(10.0);
+  }
 }
