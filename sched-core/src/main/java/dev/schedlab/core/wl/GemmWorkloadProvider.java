@@ -62,9 +62,7 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofDuration(
               "chunk", "work per thread between barriers, as time alone on a full CPU", "2ms",
               1_000, 10_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "spin", "work a thread spins at the barrier before sleeping (GOMP_SPINCOUNT-like);"
-                  + " 0 sleeps at once", "50us", 0, 1_000_000_000L))
+          .parameter(SpinThenBlockBarrier.spinParameter())
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -68,9 +68,7 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
                   + " assumption", "40ms", 1_000, 100_000_000_000L))
           .parameter(ParameterSpec.ofInt(
               "sequences", "parallel sequences (-npl): tokens produced per step", 8, 1, 65_536))
-          .parameter(ParameterSpec.ofDuration(
-              "spin", "work a thread spins at the barrier before sleeping; 0 sleeps at once",
-              "50us", 0, 1_000_000_000L))
+          .parameter(SpinThenBlockBarrier.spinParameter())
           .parameter(WorkloadCpus.policyParameter("the inference threads"))
           .parameter(ParameterSpec.ofChoice(
               "work_class", "what limits the threads: compute, or memory bandwidth (decode of a"

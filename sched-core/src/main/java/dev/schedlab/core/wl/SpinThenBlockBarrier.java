@@ -1,5 +1,6 @@
 package dev.schedlab.core.wl;
 
+import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.TaskControl;
 import dev.schedlab.spi.TaskProgram;
 import java.util.Map;
@@ -21,6 +22,22 @@ import java.util.Map;
  * end a spin early) blocks again, as a futex waiter re-checks its word.
  */
 final class SpinThenBlockBarrier {
+
+  /**
+   * The {@code spin} parameter of the workloads built on this barrier. Its default, 50 µs, is an
+   * assumption; libgomp's own default ({@code GOMP_SPINCOUNT} of 300,000 rounds when {@code
+   * OMP_WAIT_POLICY} is unset) is about 3 ms by the estimate in its source ({@code env.c}: "100000
+   * spins per msec", five times more or less depending on the CPU).
+   */
+  static ParameterSpec spinParameter() {
+    return ParameterSpec.ofDuration(
+        "spin",
+        "work a thread spins at the barrier before sleeping; 0 sleeps at once. Assumption: 50us;"
+            + " libgomp's default (GOMP_SPINCOUNT 300000 with OMP_WAIT_POLICY unset) is about"
+            + " 3ms by its source's estimate, 5x more or less by CPU: check results that depend"
+            + " on sleeping at barriers with -W spin=3ms",
+        "50us", 0, 1_000_000_000L);
+  }
 
   /** What each thread computes per generation, and what the workload counts. */
   interface Phases {

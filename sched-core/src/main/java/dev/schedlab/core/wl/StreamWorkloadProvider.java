@@ -96,9 +96,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
               "bytes one thread moves per work unit, i.e. GB/s alone at full speed; assumption,"
                   + " set it to the machine's thread_bandwidth_gbs (15 on most hw models)",
               15, 0.01, 10_000))
-          .parameter(ParameterSpec.ofDuration(
-              "spin", "work a thread spins at the barrier before sleeping; 0 sleeps at once",
-              "50us", 0, 1_000_000_000L))
+          .parameter(SpinThenBlockBarrier.spinParameter())
           .parameter(ParameterSpec.ofInt(
               "ntimes",
               "STREAM's NTIMES: 0 = the kernels repeat until the run ends (steady state, no"
