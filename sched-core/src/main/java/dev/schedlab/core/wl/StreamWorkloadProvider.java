@@ -55,8 +55,8 @@ import java.util.Map;
  * </ol>
  *
  * Then the threads exit, and the metric is STREAM's report: per kernel the best rate (bytes /
- * fastest time) over iterations 2..N (STREAM skips the first), the headline {@code
- * stream_best_gbs} being their mean. {@code best_*_gbs}, {@code avg_*_gbs} (bytes / mean time)
+ * fastest time) over iterations 2..N (STREAM skips the first), the headline metric ({@code best
+ * rate}, GB/s) being their mean. {@code best_*_gbs}, {@code avg_*_gbs} (bytes / mean time)
  * and {@code stream_done_ms} (when the last iteration ended; the run's duration if unfinished)
  * are extras; the run should last long enough for the program to end ({@code
  * completed_iterations} = N).
