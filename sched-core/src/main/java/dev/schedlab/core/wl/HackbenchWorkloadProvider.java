@@ -39,14 +39,16 @@ import java.util.Map;
  * merged, so {@code 16 × floor(4096 / datasize)}; a socket (hackbench's default) holds the default
  * send buffer of 212992 bytes charged {@code datasize + 640} bytes per message (skb overhead).
  *
- * <p>{@code start_pipe} (default false) adds hackbench's start protocol: a parent task forks
+ * <p>{@code start_pipe} (default true, as hackbench and {@code perf bench sched messaging} run)
+ * models hackbench's start protocol: a parent task forks
  * every receiver and sender (from the CPU it runs on), each child writes one byte to the parent's
  * ready pipe ({@code ready()}, waking the parent if it sleeps on it) and blocks in {@code poll()}
  * on the start pipe; when all are ready the parent takes the start time and writes the start
  * byte, which wakes every child, each as a sync wakeup ({@code pipe_write()} wakes the pollers
  * with {@code wake_up_interruptible_sync_poll()}, {@code pollwake()} passes the sync hint on),
- * then the parent leaves the run (it only waits for its children). Without it, each child starts
- * writing or reading as soon as it is forked and the clock starts with the workload. The
+ * then the parent leaves the run (it only waits for its children). With {@code start_pipe=false}
+ * (the model before 2026-11-30), each child starts writing or reading as soon as it is forked and
+ * the clock starts with the workload. The
  * parent's reads and its one write cost no modelled CPU time.
  *
  * <p>Metric {@code time} in s (lower is better): from the start (the start byte with {@code
@@ -93,8 +95,9 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofBoolean(
               "start_pipe",
               "hackbench's start protocol: a parent forks all tasks, waits until each is ready,"
-                  + " then wakes them together (sync) and starts the clock",
-              false))
+                  + " then wakes them together (sync) and starts the clock; false: every task"
+                  + " starts when forked",
+              true))
           .parameter(WorkloadCpus.affinityParameter("senders and receivers"))
           .build();
 
@@ -402,6 +405,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
       double messagesPerSecond = elapsedNs <= 0 ? 0 : received * 1e9 / elapsedNs;
       Map<String, Double> extra = new LinkedHashMap<>();
       extra.put("completed", completed ? 1.0 : 0.0);
+      extra.put("start_ms", startNs / 1e6);
       extra.put("tasks", (double) groups * fds * 2);
       extra.put("messages", (double) received);
       extra.put("messages_total", (double) total);

@@ -22,7 +22,8 @@ final class HackbenchWorkloadProviderTest {
     WorkloadResult result =
         machine.run(provider, Map.of("groups", "2", "fds", "3", "loops", "5"), 1_000_000_000);
 
-    assertThat(machine.tasks()).hasSize(12);
+    // 2 groups × (3 senders + 3 receivers), and the parent of the start protocol.
+    assertThat(machine.tasks()).hasSize(13);
     assertThat(machine.tasks())
         .allSatisfy(t -> assertThat(t.state()).isEqualTo(IdealMachine.State.EXITED));
     assertThat(result.metric()).isEqualTo("time");
