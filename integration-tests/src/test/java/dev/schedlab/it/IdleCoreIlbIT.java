@@ -17,25 +17,32 @@ import org.junit.jupiter.api.Test;
  *
  * <ul>
  *   <li>first-idle picks idle CPUs next to a busy GEMM thread as ILB, idle-core never does while
- *       node 1 offers fully idle cores — the selector rule, end to end;
+ *       node 1 offers fully idle cores: the selector rule, end to end;
  *   <li>with the mainline wakeup rules (7.2's SMT-aware {@code select_idle_capacity()}) no GEMM
- *       thread is ever woken onto the idle sibling of a busy core, and idle-core's FLOP/s is not
- *       below first-idle's. It is not higher either in this model: the odd cores run at 973/1024
- *       of the even ones, so the even-core threads wait about 5 % of every chunk at the barrier,
- *       and a first-idle ILB next to one of them (a 60-75 µs pass at the co-run speed costs its
- *       thread about 30 µs) is absorbed by that wait. The thread's +52 % is therefore not
- *       reproduced on this firmware (docs, claim 1, gap);
+ *       thread is ever woken onto the idle sibling of a busy core, and the two selectors give the
+ *       same FLOP/s within the ILB's reach: the odd cores run at 973/1024 of the even ones, so
+ *       the even-core threads wait about 5 % of every chunk at the barrier, and a first-idle ILB
+ *       next to one of them (a 60-75 µs pass at the co-run speed 0.6 costs its thread about
+ *       30 µs) is absorbed by that wait. The bound: about 815 passes of about 63 µs in the second,
+ *       at 0.4 speed lost, are 2 % of one thread's time, so neither selector can be more than 2 %
+ *       ahead through the ILB's co-run;
  *   <li>with Linux 7.1.5's SMT-unaware {@code select_idle_capacity()} ({@code mainlineDeltas}
- *       off), GEMM threads do not fit any CPU (util above 80 % of 1024), so their wakeups go to
- *       the first idle CPU of the highest capacity, whatever its sibling runs: the team stacks
- *       two per core and nothing separates them, under either selector, and throughput falls.
- *       The NVIDIA report behind 7.2's change (up to 2x on Vera) is this mechanism.
+ *       off), GEMM threads fit no CPU (util above 80 % of 1024), so a woken thread goes to the
+ *       first idle CPU of the highest capacity, whatever its sibling runs. The odd-core (slower)
+ *       threads arrive last at the barrier and never sleep, unless an even-core thread is slowed
+ *       below them: a first-idle ILB next to it does that, the odd-core threads then wait, sleep,
+ *       and are woken onto full-capacity CPUs beside busy threads, two per core for the rest of
+ *       the run (no misfit kick separates them). Idle-core never slows a GEMM thread, so the team
+ *       never stacks. This is the thread's result on its default firmware (6.2 → 9.4 TFLOP/s,
+ *       fewer SMT-contended idle→busy switches) if its base kernel had 7.1's wakeup rules.
  * </ul>
  *
  * <p>Margins: the stacking count is a property of the layout (the 44 odd-core threads can each
- * move once, to a full-capacity CPU); the test asks for at least 20 such wakeups under 7.1.5
- * rules and none under mainline rules, and for the stacked run to be at least 10 % slower, a
- * quarter of what two threads per core at the model's 0.6 co-run speed cost once stacked.
+ * move once, to a full-capacity CPU); the test asks for at least 20 such wakeups under first-idle
+ * and none under idle-core, and for idle-core to be at least 30 % faster: a stacked core runs
+ * both threads at the co-run speed 0.6 and paces the team, so the stacked team runs at about 0.6
+ * of the unstacked one (measured 3.878 against 6.007 TFLOP/s, 1.55x, on seeds 1-8), and 1.3x
+ * leaves room for a stacking that starts later in the run.
  */
 final class IdleCoreIlbIT {
 
@@ -50,22 +57,25 @@ final class IdleCoreIlbIT {
   }
 
   @Test
-  void vera_gemm_idleCoreAvoidsBusySiblings_andIsNoSlower() {
+  void vera_gemm_mainlineRules_idleCoreAvoidsBusySiblings_sameFlopsWithinTheIlbsReach() {
     SimulationResult firstIdle = run("mainline-7.1", true);
     SimulationResult idleCore = run("mainline-7.3", true);
     assertThat(firstIdle.ilb().choicesWithBusySibling()).isPositive();
     assertThat(idleCore.ilb().choicesWithBusySibling()).isZero();
     assertThat(firstIdle.wakeupMigrations()).isZero();
     assertThat(idleCore.wakeupMigrations()).isZero();
-    assertThat(idleCore.workload().value()).isGreaterThanOrEqualTo(firstIdle.workload().value());
+    assertThat(idleCore.workload().value())
+        .isBetween(0.98 * firstIdle.workload().value(), 1.02 * firstIdle.workload().value());
   }
 
   @Test
-  void vera_gemm_linux715WakeupRules_stackTheTeamOnBusyCores() {
-    SimulationResult mainline = run("mainline-7.3", true);
-    SimulationResult linux715 = run("mainline-7.3", false);
-    assertThat(linux715.wakeupMigrations()).isGreaterThanOrEqualTo(20);
-    assertThat(linux715.smtContention()).isGreaterThanOrEqualTo(20);
-    assertThat(linux715.workload().value()).isLessThan(0.9 * mainline.workload().value());
+  void vera_gemm_linux715WakeupRules_firstIdleStacksTheTeam_idleCoreDoesNot() {
+    SimulationResult firstIdle = run("mainline-7.1", false);
+    SimulationResult idleCore = run("mainline-7.3", false);
+    assertThat(firstIdle.wakeupMigrations()).isGreaterThanOrEqualTo(20);
+    assertThat(firstIdle.smtContention()).isGreaterThanOrEqualTo(20);
+    assertThat(idleCore.wakeupMigrations()).isZero();
+    assertThat(idleCore.smtContention()).isZero();
+    assertThat(idleCore.workload().value()).isGreaterThan(1.3 * firstIdle.workload().value());
   }
 }

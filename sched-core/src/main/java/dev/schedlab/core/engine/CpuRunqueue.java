@@ -69,6 +69,18 @@ final class CpuRunqueue {
   /** What the CPU does besides its task; assign only through {@link #setPhase}. */
   CpuPhase phase = CpuPhase.NONE;
   long phaseToken;
+  /** When the phase in progress ends. */
+  long phaseEndNs;
+
+  /**
+   * The kick-driven {@code _nohz_idle_balance()} pass this CPU runs as ILB, for its mid-pass
+   * abort: the mean time of one CPU visit (0 when no such pass is in progress), when the pass
+   * began, its kick flags, and whether it was cut short.
+   */
+  long ilbVisitNs;
+  long ilbPassStartNs;
+  int ilbPassFlags;
+  boolean ilbPassAborted;
 
   /**
    * Keeps {@link EngineState#idleMask()} and {@link EngineState#idleCoreMask()} in step with

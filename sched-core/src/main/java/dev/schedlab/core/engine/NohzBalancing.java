@@ -10,6 +10,7 @@ import dev.schedlab.core.balance.BalanceCost;
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
+import dev.schedlab.spi.Counter;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.HousekeepingType;
 import dev.schedlab.topology.domain.SchedDomain;
@@ -27,8 +28,15 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  * EngineOptions#ilbPerCpuVisitedNs()} per CPU of the mask visited + {@link
  * EngineOptions#blockedLoadUpdateNs()} per blocked-load update + the cost model's variable time of
  * every {@code sched_balance_domains()} it ran; while it lasts, the ILB's hardware thread is busy.
- * The whole pass is computed at its start, so the kernel's abort when a task becomes runnable on
- * the ILB mid-pass is not modelled: such a task waits until the pass ends.
+ * The pass's decisions are all taken at its start. A task that becomes runnable on the ILB during
+ * the pass (a wakeup or a pull onto it, which reschedules it) ends the pass early, as the kernel's
+ * loop does when it finds the ILB no longer idle with a reschedule pending: the ILB is busy for
+ * one mean CPU visit more, sets {@code nohz.has_blocked_load} (STATS) and {@code
+ * nohz.needs_update} (NEXT) again so the next ILB completes the work, and then runs the task. The
+ * CPUs after the abort point have in the model been balanced already, where the kernel leaves them
+ * to the next ILB; passes that move nothing are unaffected by that difference. Counter {@code
+ * engine.ilb_aborts}. The STATS-only pass a CPU runs for itself from {@code
+ * nohz_run_idle_balance()} is short and not aborted.
  */
 final class NohzBalancing {
 
@@ -62,6 +70,7 @@ final class NohzBalancing {
   private final boolean[] llcNohzIdle;
 
   private final BalanceCost passCost = new BalanceCost();
+  private Counter ilbAborts;
   private final BalanceCost cpuCost = new BalanceCost();
 
   // The state of the _nohz_idle_balance() pass in progress, shared with visitIdleCpu().
@@ -291,9 +300,46 @@ final class NohzBalancing {
   void runKickedIdleBalance(CpuRunqueue rq, int flags) {
     stats.ilbRuns++;
     long ns = nohzIdleBalance(rq, flags);
-    sim.listener.ilbRun(sim.scheduler.now(), rq.cpu, ns);
-    stats.ilbDuration.recordNs(ns);
+    long now = sim.scheduler.now();
+    sim.listener.ilbRun(now, rq.cpu, ns);
+    boolean occupiesIdleCpu = ns > 0 && rq.curr == null && rq.phase == CpuPhase.NONE;
     sim.scheduler.chargeBalancing(rq, ns);
+    if (!occupiesIdleCpu || rq.nr > 0) {
+      stats.ilbDuration.recordNs(ns);
+      return;
+    }
+    rq.ilbPassStartNs = now;
+    rq.ilbPassFlags = flags;
+    rq.ilbPassAborted = false;
+    rq.ilbVisitNs = Math.max(1, (ns - costModel.baseNs()) / Math.max(1, passVisited));
+  }
+
+  /**
+   * A task became runnable on {@code rq}, the ILB, during its pass: models the loop's check of
+   * {@code need_resched()} on a no longer idle ILB ({@code goto abort}).
+   */
+  void abortIlbPass(CpuRunqueue rq) {
+    if (rq.ilbPassAborted) {
+      return;
+    }
+    rq.ilbPassAborted = true;
+    if ((rq.ilbPassFlags & NOHZ_STATS_KICK) != 0) {
+      hasBlockedLoad = true;
+    }
+    if ((rq.ilbPassFlags & NOHZ_NEXT_KICK) != 0) {
+      needsUpdate = true;
+    }
+    if (ilbAborts == null) {
+      ilbAborts = sim.counters.counter("engine.ilb_aborts");
+    }
+    ilbAborts.add(1);
+    sim.scheduler.shortenPhase(rq, sim.scheduler.now() + rq.ilbVisitNs);
+  }
+
+  /** The ILB pass on {@code rq} ended (completed or cut short): records its duration. */
+  void ilbPassEnded(CpuRunqueue rq) {
+    stats.ilbDuration.recordNs(sim.scheduler.now() - rq.ilbPassStartNs);
+    rq.ilbVisitNs = 0;
   }
 
   /**

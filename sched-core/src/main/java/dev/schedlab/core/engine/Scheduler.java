@@ -773,7 +773,18 @@ final class Scheduler {
     rq.phaseToken++;
     setPerfBusy(rq, true);
     setTimeState(rq, 2);
-    loop.schedule(now() + ns, new Event.PhaseEnd(rq.cpu, rq.phaseToken));
+    rq.phaseEndNs = now() + ns;
+    loop.schedule(rq.phaseEndNs, new Event.PhaseEnd(rq.cpu, rq.phaseToken));
+  }
+
+  /** Ends the phase in progress at {@code endNs} instead, if that is sooner. */
+  void shortenPhase(CpuRunqueue rq, long endNs) {
+    if (rq.phase == CpuPhase.NONE || endNs >= rq.phaseEndNs) {
+      return;
+    }
+    rq.phaseToken++;
+    rq.phaseEndNs = Math.max(endNs, now());
+    loop.schedule(rq.phaseEndNs, new Event.PhaseEnd(rq.cpu, rq.phaseToken));
   }
 
   void onPhaseEnd(int cpu, long token) {
@@ -785,6 +796,9 @@ final class Scheduler {
     if (rq.phase == CpuPhase.NEWIDLE) {
       finishNewidle(rq);
     } else {
+      if (rq.ilbVisitNs > 0) {
+        sim.nohz.ilbPassEnded(rq);
+      }
       rq.setPhase(CpuPhase.NONE);
       rq.needResched = false;
       int deferred = rq.deferredIdleBalanceFlags;
@@ -1211,6 +1225,10 @@ final class Scheduler {
 
   /** Equivalent of {@code resched_curr()}: at once for the local CPU, by IPI for another. */
   void resched(CpuRunqueue rq) {
+    if (rq.ilbVisitNs > 0) {
+      // The CPU runs an ILB pass, which stops at its next need_resched() check.
+      sim.nohz.abortIlbPass(rq);
+    }
     if (rq.cpu == contextCpu) {
       rq.needResched = true;
       return;

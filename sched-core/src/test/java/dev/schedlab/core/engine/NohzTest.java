@@ -234,6 +234,41 @@ final class NohzTest {
     assertThat(sim.stats.ilbDuration.maxNs()).isPositive();
   }
 
+  /**
+   * {@code _nohz_idle_balance()} stops when the ILB is no longer idle and must reschedule: a task
+   * woken onto the ILB mid-pass runs after one more CPU visit, not after the whole pass, and the
+   * pass hands its unfinished STATS work to the next ILB.
+   */
+  @Test
+  void ilbPass_taskWokenOntoTheIlb_abortsThePassAfterOneVisit() {
+    long visitNs = 100_000;
+    Simulation sim =
+        EngineFixture.on("1n1l4c1t")
+            .options(EngineOptions.defaults().withCheckInvariants(true)
+                .withIlbPerCpuVisitedNs(visitNs))
+            .tasks(host -> {
+              host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);
+              host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 2);
+              // Runs 1 µs on CPU 0, then sleeps until 1.05 ms: into the pass kicked at 1 ms.
+              host.spawn(pinned("w", 4, 0), ScriptedWorkload.runSleep(1_000, 1_049_000), 0);
+            })
+            .build();
+    sim.advanceTo(MS + 3_000);
+    assertThat(sim.rq(0).phase).isEqualTo(CpuPhase.IDLE_SOFTIRQ);
+    long passStart = sim.rq(0).ilbPassStartNs;
+    long plannedEnd = sim.rq(0).phaseEndNs;
+    // Three idle CPUs (0, 1, 3) are visited at 100 µs each: the pass lasts over 300 µs.
+    assertThat(plannedEnd - passStart).isGreaterThan(3 * visitNs);
+
+    sim.advanceTo(1_050_000 + visitNs + 1);
+    Task w = sim.task(2);
+    assertThat(w.state).as("woken at 1.05 ms, running after one more visit")
+        .isEqualTo(TaskState.RUNNING);
+    assertThat(sim.counters.snapshot()).containsEntry("engine.ilb_aborts", 1L);
+    assertThat(sim.stats.ilbDuration.count()).isEqualTo(1);
+    assertThat(sim.stats.ilbDuration.maxNs()).isLessThan(plannedEnd - passStart);
+  }
+
   @Test
   void ilbOnBusyThreadsSibling_slowsThatThreadWhileThePassRuns() {
     // Cores {0,2} and {1,3}: CPU 0 runs two tasks (it kicks), CPU 1 one; the first idle CPU in
