@@ -34,7 +34,10 @@ import org.junit.jupiter.api.Test;
  *       and are woken onto full-capacity CPUs beside busy threads, two per core for the rest of
  *       the run (no misfit kick separates them). Idle-core never slows a GEMM thread, so the team
  *       never stacks. This is the thread's result on its default firmware (6.2 → 9.4 TFLOP/s,
- *       fewer SMT-contended idle→busy switches) if its base kernel had 7.1's wakeup rules.
+ *       fewer SMT-contended idle→busy switches) if its base kernel had 7.1's wakeup rules. It
+ *       holds at the model's defaults (50 µs barrier spin, 2 ms chunks, co-run speed 0.6, odd
+ *       cores at 973): with spins that outlast the waits, or a slowdown per chunk smaller than
+ *       the cores' spread, no thread is re-placed and the selectors tie (docs, claim 1).
  * </ul>
  *
  * <p>Margins: the stacking count is a property of the layout (the 44 odd-core threads can each
