@@ -70,8 +70,9 @@ final class NohzBalancing {
   private final boolean[] llcNohzIdle;
 
   private final BalanceCost passCost = new BalanceCost();
-  private Counter ilbAborts;
   private final BalanceCost cpuCost = new BalanceCost();
+  /** {@code engine.ilb_aborts}, registered at the first abort. */
+  private Counter ilbAborts;
 
   // The state of the _nohz_idle_balance() pass in progress, shared with visitIdleCpu().
   private final IntProcedure visitIdleCpu = this::visitIdleCpu;
