@@ -57,6 +57,9 @@ final class EngineSettings {
         e.idleHistoryNs(), 10_000 * MS, (o, v) -> o.engine = o.engine.withIdleHistoryNs(v));
     bool("spread_balance_stamps", "start with last_balance stamps spread (false: boot state)",
         e.spreadBalanceStamps(), (o, v) -> o.engine = o.engine.withSpreadBalanceStamps(v));
+    bool("retain_short_idle_tick", "idle governor (menu/teo): keep the tick when the CPU's recent"
+        + " idle periods are shorter than a tick (false: stop it at every idle entry)",
+        e.retainShortIdleTick(), (o, v) -> o.engine = o.engine.withRetainShortIdleTick(v));
     bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",

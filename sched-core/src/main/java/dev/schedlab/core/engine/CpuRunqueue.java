@@ -83,6 +83,14 @@ final class CpuRunqueue {
   boolean ilbPassAborted;
 
   /**
+   * The idle governor's history (with {@code EngineOptions.retainShortIdleTick}): the lengths of
+   * the CPU's last {@link IdleGovernor#INTERVALS} hardware idle periods, a ring.
+   */
+  final long[] idleIntervals = new long[IdleGovernor.INTERVALS];
+  int idleIntervalCount;
+  int idleIntervalNext;
+
+  /**
    * Keeps {@link EngineState#idleMask()} and {@link EngineState#idleCoreMask()} in step with
    * {@code idle_cpu()}, which reads {@link #curr}, {@link #nr} and {@link #phase}; set once by
    * the {@link EngineState} constructor.

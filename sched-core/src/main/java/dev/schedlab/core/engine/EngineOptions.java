@@ -38,6 +38,13 @@ package dev.schedlab.core.engine;
  *     interval ({@code sd_weight} ms: 80 ms on an 80-CPU package) is long against a short run:
  *     in phase, no idle CPU is due at that level before the interval has passed, and then all
  *     are due together
+ * @param retainShortIdleTick the idle governor's tick decision (default false: the tick stops at
+ *     every idle entry, as the model always did). True models what the menu and teo governors do
+ *     ({@code cpuidle_idle_call()} asks the governor whether to stop the tick): when the typical
+ *     length of the CPU's recent idle periods is shorter than a tick, the tick keeps running, the
+ *     CPU is not registered in {@code nohz.idle_cpus_mask} and balances itself from its tick; an
+ *     idle CPU woken by its own tick records a long idle period (the governors discount tick
+ *     wakeups when no timer is near), so a CPU that stays idle stops its tick soon after
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -49,7 +56,8 @@ public record EngineOptions(
     boolean checkInvariants,
     int invariantSweepJiffies,
     long idleHistoryNs,
-    boolean spreadBalanceStamps) {
+    boolean spreadBalanceStamps,
+    boolean retainShortIdleTick) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -71,12 +79,12 @@ public record EngineOptions(
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
-   * idle history, balance stamps spread.
+   * idle history, balance stamps spread, the tick stopped at every idle entry.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true);
+        10_000_000, true, false);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -84,7 +92,7 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
         wakeupPreemption, value, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /** A copy with another IPI latency. */
@@ -92,7 +100,7 @@ public record EngineOptions(
     return new EngineOptions(
         value, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /** A copy with SIS_UTIL on or off. */
@@ -100,7 +108,7 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, value,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /** A copy with another idle-history span (0: all CPUs idle since the same instant). */
@@ -108,7 +116,7 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, value,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /**
@@ -118,7 +126,8 @@ public record EngineOptions(
   public EngineOptions withSpreadBalanceStamps(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs, value);
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs, value,
+        retainShortIdleTick);
   }
 
   /** A copy with another cost per CPU visited by the ILB. */
@@ -126,7 +135,7 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, value, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /** A copy with another cost per blocked-load update. */
@@ -134,7 +143,7 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, value, ilbSelectPerCpuNs, sisUtil,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
   }
 
   /** A copy with another {@code find_new_ilb()} cost per CPU examined. */
@@ -142,14 +151,23 @@ public record EngineOptions(
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, value, sisUtil,
         wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps);
+        spreadBalanceStamps, retainShortIdleTick);
+  }
+
+  /** A copy with the idle governor's tick decision modelled (true) or the tick always stopped. */
+  public EngineOptions withRetainShortIdleTick(boolean value) {
+    return new EngineOptions(
+        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+        spreadBalanceStamps, value);
   }
 
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
     return new EngineOptions(
         ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        value, checkInvariants, invariantSweepJiffies, idleHistoryNs, spreadBalanceStamps);
+        value, checkInvariants, invariantSweepJiffies, idleHistoryNs, spreadBalanceStamps,
+        retainShortIdleTick);
   }
 
   private static void requireNonNegative(String name, long value) {

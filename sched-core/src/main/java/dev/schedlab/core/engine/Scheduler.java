@@ -64,6 +64,8 @@ final class Scheduler {
   private final SchedDomains domains;
   private final int nrCpuIds;
   private final int hz;
+  /** {@code EngineOptions.retainShortIdleTick}: the idle governor may keep the tick. */
+  private final boolean retainShortIdleTick;
   private final long baseSliceNs;
   private final long ipiLatencyNs;
   private final int timekeeperCpu;
@@ -111,6 +113,7 @@ final class Scheduler {
     this.domains = sim.domains;
     this.nrCpuIds = topology.nrCpuIds();
     this.hz = sim.hz;
+    this.retainShortIdleTick = sim.options.retainShortIdleTick();
     this.ipiLatencyNs = sim.options.ipiLatencyNs();
     this.online = topology.onlineMask();
     int ncpus = Math.max(1, online.weight());
@@ -751,6 +754,10 @@ final class Scheduler {
       return;
     }
     boolean wasStopped = rq.tickStopped;
+    if (!wasStopped && retainShortIdleTick && IdleGovernor.retainsTick(rq, tickTime(1))) {
+      // cpuidle_idle_call(): the governor keeps the tick, tick_nohz_idle_stop_tick() is not called.
+      return;
+    }
     if (!wasStopped) {
       rq.tickStopped = true;
       tickRunning.clear(rq.cpu);
@@ -932,6 +939,10 @@ final class Scheduler {
     }
     rq.perfBusy = busy;
     if (busy) {
+      if (retainShortIdleTick && rq.curr == null && rq.idleSince >= 0) {
+        // An interrupt or a task ended a hardware idle period: the governor's history.
+        IdleGovernor.record(rq, now() - rq.idleSince);
+      }
       rq.busySince = now();
     } else {
       rq.idleSince = now();
@@ -1387,6 +1398,13 @@ final class Scheduler {
       }
     }
     afterEvent(cpu);
+    if (idle && retainShortIdleTick && cpu != timekeeperCpu) {
+      // The retained tick woke an idle CPU: the governor discounts it and decides again.
+      IdleGovernor.record(rq, IdleGovernor.TICK_WAKEUP_NS);
+      if (rq.phase == CpuPhase.NONE && rq.curr == null && rq.nr == 0) {
+        idleLoopTickStop(rq);
+      }
+    }
     if (rq.curr != null && rq.nr == 1 && nohzFull.test(cpu) && !rq.tickStopped) {
       // tick_nohz_full_update_tick(): one task, nothing else needs the tick.
       rq.tickStopped = true;
