@@ -12,6 +12,7 @@ import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
+import java.util.function.IntUnaryOperator;
 
 /**
  * {@code hw.vera}: the NVIDIA Vera machine of the ILB thread (seeds-digest §1): 352 CPUs = 2
@@ -31,7 +32,10 @@ import dev.schedlab.topology.Topology;
  *       scalable coherency fabric, as Grace has;
  *   <li>remote node distance 40: what {@code numactl -H} reports on a Grace CPU Superchip;
  *   <li>asymmetric firmware: the odd-numbered cores (and their siblings) at capacity 973 (95 %),
- *       the others at 1024 — the thread says only that capacities differ;
+ *       the others at 1024 — the thread says only that capacities differ; NVIDIA's asym-SMT
+ *       series says the firmware exposes "small frequency variations (+/-~5%)", so {@code
+ *       capacity_levels} = N &gt; 2 spreads the cores over N evenly spaced capacities from 1024
+ *       down to {@code reduced_capacity} instead (core c at level c mod N);
  *   <li>SMT co-run 0.6 for compute-bound threads: with spatial multithreading a thread gets about
  *       half the core's pipes while its sibling is active; 0.6 leaves room for latency hiding and
  *       stays below the bound 6.2/9.4 ≈ 0.66 that the thread's TFLOP/s figures imply if the
@@ -73,6 +77,10 @@ public final class VeraProvider implements HardwareModelProvider {
     b.parameter(ParameterSpec.ofCpuList("reduced_capacity_cpus",
         "CPUs at reduced_capacity in the asymmetric variant (both siblings of a core);"
             + " assumption: the odd-numbered cores", "1-175:1/2,177-351:1/2"));
+    b.parameter(ParameterSpec.ofInt("capacity_levels",
+        "asymmetric variant: 2 = reduced_capacity_cpus at reduced_capacity, the rest at 1024;"
+            + " N > 2 = core c at level c mod N of N capacities evenly spaced from 1024 down to"
+            + " reduced_capacity (reduced_capacity_cpus unused); assumption", 2, 2, 88));
     b.parameter(ParameterSpec.ofInt("llcs_per_socket",
         "last-level caches per socket (must divide 88); assumption: one unified L3", 1, 1, 88));
     Assumptions.addRemoteDistance(b, 40, "assumption: as a Grace CPU Superchip reports");
@@ -99,11 +107,22 @@ public final class VeraProvider implements HardwareModelProvider {
         ? parseReduced(p.getString("reduced_capacity_cpus"))
         : CpuMasks.empty(CORES * 2);
     int reducedCapacity = p.getInt("reduced_capacity");
+    int levels = p.getInt("capacity_levels");
+    IntUnaryOperator capacity;
+    if (!asymmetric) {
+      capacity = cpu -> Topology.SCHED_CAPACITY_SCALE;
+    } else if (levels > 2) {
+      int span = Topology.SCHED_CAPACITY_SCALE - reducedCapacity;
+      capacity = cpu -> Topology.SCHED_CAPACITY_SCALE
+          - Math.round(span * (float) ((cpu % CORES) % levels) / (levels - 1));
+    } else {
+      capacity = cpu -> reduced.test(cpu) ? reducedCapacity : Topology.SCHED_CAPACITY_SCALE;
+    }
     RegularMachine shape = new RegularMachine(
         asymmetric ? "vera" : "vera/equal-capacity", SOCKETS, 1, llcs, 1,
         CORES_PER_SOCKET / llcs, 2, SiblingNumbering.SPLIT, RegularMachine.NodeScope.SOCKET,
         p.getInt(Assumptions.REMOTE_DISTANCE), p.getInt(Assumptions.REMOTE_DISTANCE),
-        cpu -> reduced.test(cpu) ? reducedCapacity : Topology.SCHED_CAPACITY_SCALE);
+        capacity);
     Topology topology = shape.toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
     return new Machine(

@@ -48,6 +48,25 @@ final class VeraProviderTest {
   }
 
   @Test
+  void capacityLevels_four_spreadsCoresEvenlyFrom1024DownToTheReducedCapacity() {
+    Topology t = Machines.create(provider, Map.of("capacity_levels", "4")).topology();
+    // 1024 - 51 * level / 3 for core c at level c mod 4; both siblings of a core alike.
+    assertThat(t.capacity(0)).isEqualTo(1024);
+    assertThat(t.capacity(1)).isEqualTo(1007).isEqualTo(t.capacity(177));
+    assertThat(t.capacity(2)).isEqualTo(990);
+    assertThat(t.capacity(3)).isEqualTo(973);
+    assertThat(t.capacity(4)).isEqualTo(1024).isEqualTo(t.capacity(180));
+    assertThat(t.isAsymmetricCapacity()).isTrue();
+  }
+
+  @Test
+  void capacityLevels_equalFirmware_ignored() {
+    Topology t = Machines.create(provider, Map.of("capacity", "equal", "capacity_levels", "8"))
+        .topology();
+    assertThat(t.isAsymmetricCapacity()).isFalse();
+  }
+
+  @Test
   void capacity_equalFirmware_noAsymmetricDomain() {
     Topology t = Machines.create(provider, Map.of("capacity", "equal")).topology();
     assertThat(t.isAsymmetricCapacity()).isFalse();
