@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
  *       never stacks. This is the thread's result on its default firmware (6.2 → 9.4 TFLOP/s,
  *       fewer SMT-contended idle→busy switches) if its base kernel had 7.1's wakeup rules. It
  *       holds at the model's defaults (50 µs barrier spin, 2 ms chunks, co-run speed 0.6, odd
- *       cores at 973): with spins that outlast the waits, or a slowdown per chunk smaller than
- *       the cores' spread, no thread is re-placed and the selectors tie (docs, claim 1).
+ *       cores at 973, two capacity classes): with spins that outlast the waits, or a slowdown per
+ *       chunk smaller than the cores' spread, no thread is re-placed and the selectors tie; with
+ *       graded capacities both teams stack (docs, claim 1).
  * </ul>
  *
  * <p>Margins: the stacking count is a property of the layout (the 44 odd-core threads can each
