@@ -6,7 +6,6 @@ import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.HardwareModel;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -35,16 +34,7 @@ final class NohzFullThroughputIT {
   @TempDir Path dir;
 
   private Path workers() throws IOException {
-    StringBuilder cpus = new StringBuilder();
-    for (int cpu = 4; cpu <= 79; cpu++) {
-      cpus.append(cpu == 4 ? "" : ",").append(cpu);
-    }
-    Path file = dir.resolve("workers.json");
-    Files.writeString(
-        file,
-        "{\"tasks\": {\"worker\": {\"instance\": 140, \"cpus\": [" + cpus
-            + "], \"loop\": -1, \"run\": 5000, \"sleep\": 5000}}}");
-    return file;
+    return Scenarios.rtappWorkers(dir, 4, 79, 140);
   }
 
   private SimulationResult run(String profile) throws IOException {

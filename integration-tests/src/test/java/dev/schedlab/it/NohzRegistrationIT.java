@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.spi.HardwareModel;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,16 +35,7 @@ final class NohzRegistrationIT {
 
   /** 79 rt-app workers on CPUs 1-79, each running 5 ms then sleeping 5 ms. */
   private static Path workers(Path dir) throws IOException {
-    StringBuilder cpus = new StringBuilder();
-    for (int cpu = 1; cpu <= 79; cpu++) {
-      cpus.append(cpu == 1 ? "" : ",").append(cpu);
-    }
-    Path file = dir.resolve("workers.json");
-    Files.writeString(
-        file,
-        "{\"tasks\": {\"worker\": {\"instance\": 79, \"cpus\": [" + cpus
-            + "], \"loop\": -1, \"run\": 5000, \"sleep\": 5000}}}");
-    return file;
+    return Scenarios.rtappWorkers(dir, 1, 79, 79);
   }
 
   private int maxMaskWeight(String profile) throws IOException {

@@ -15,6 +15,9 @@ import dev.schedlab.spi.ProfileProvider;
 import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Housekeeping;
 import dev.schedlab.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -36,6 +39,23 @@ final class Scenarios {
     Topology isolated =
         topology.withHousekeeping(Housekeeping.parse(bootArgs, topology.nrCpuIds()));
     return new Machine(isolated, model.performanceModel(), model.facts());
+  }
+
+  /**
+   * Writes an rt-app file into {@code dir}: {@code instances} workers allowed on CPUs {@code
+   * first}..{@code last}, each looping forever over 5 ms of run and 5 ms of sleep.
+   */
+  static Path rtappWorkers(Path dir, int first, int last, int instances) throws IOException {
+    StringBuilder cpus = new StringBuilder();
+    for (int cpu = first; cpu <= last; cpu++) {
+      cpus.append(cpu == first ? "" : ",").append(cpu);
+    }
+    Path file = dir.resolve("workers.json");
+    Files.writeString(
+        file,
+        "{\"tasks\": {\"worker\": {\"instance\": " + instances + ", \"cpus\": [" + cpus
+            + "], \"loop\": -1, \"run\": 5000, \"sleep\": 5000}}}");
+    return file;
   }
 
   /** The plugins of profile {@code name} plus extra plugin refs. */

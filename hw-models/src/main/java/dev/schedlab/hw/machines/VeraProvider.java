@@ -103,9 +103,6 @@ public final class VeraProvider implements HardwareModelProvider {
           "hw.vera: llcs_per_socket=" + llcs + " does not divide the 88 cores of a socket");
     }
     boolean asymmetric = p.getString("capacity").equals("asymmetric");
-    ImmutableCpuMask reduced = asymmetric
-        ? parseReduced(p.getString("reduced_capacity_cpus"))
-        : CpuMasks.empty(CORES * 2);
     int reducedCapacity = p.getInt("reduced_capacity");
     int levels = p.getInt("capacity_levels");
     IntUnaryOperator capacity;
@@ -116,6 +113,7 @@ public final class VeraProvider implements HardwareModelProvider {
       capacity = cpu -> Topology.SCHED_CAPACITY_SCALE
           - Math.round(span * (float) ((cpu % CORES) % levels) / (levels - 1));
     } else {
+      ImmutableCpuMask reduced = parseReduced(p.getString("reduced_capacity_cpus"));
       capacity = cpu -> reduced.test(cpu) ? reducedCapacity : Topology.SCHED_CAPACITY_SCALE;
     }
     RegularMachine shape = new RegularMachine(

@@ -1,5 +1,7 @@
 package dev.schedlab.core.engine;
 
+import java.util.function.Consumer;
+
 /**
  * Engine settings that are modelling assumptions rather than kernel tunables. Every number is an
  * assumption of this model (no source measured it for the simulated machines); all are
@@ -89,34 +91,22 @@ public record EngineOptions(
 
   /** A copy with the invariant checker on or off. */
   public EngineOptions withCheckInvariants(boolean value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, value, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.checkInvariants = value);
   }
 
   /** A copy with another IPI latency. */
   public EngineOptions withIpiLatencyNs(long value) {
-    return new EngineOptions(
-        value, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.ipiLatencyNs = value);
   }
 
   /** A copy with SIS_UTIL on or off. */
   public EngineOptions withSisUtil(boolean value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, value,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.sisUtil = value);
   }
 
   /** A copy with another idle-history span (0: all CPUs idle since the same instant). */
   public EngineOptions withIdleHistoryNs(long value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, value,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.idleHistoryNs = value);
   }
 
   /**
@@ -124,50 +114,75 @@ public record EngineOptions(
    * {@link #spreadBalanceStamps()}.
    */
   public EngineOptions withSpreadBalanceStamps(boolean value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs, value,
-        retainShortIdleTick);
+    return with(f -> f.spreadBalanceStamps = value);
   }
 
   /** A copy with another cost per CPU visited by the ILB. */
   public EngineOptions withIlbPerCpuVisitedNs(long value) {
-    return new EngineOptions(
-        ipiLatencyNs, value, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.ilbPerCpuVisitedNs = value);
   }
 
   /** A copy with another cost per blocked-load update. */
   public EngineOptions withBlockedLoadUpdateNs(long value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, value, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.blockedLoadUpdateNs = value);
   }
 
   /** A copy with another {@code find_new_ilb()} cost per CPU examined. */
   public EngineOptions withIlbSelectPerCpuNs(long value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, value, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, retainShortIdleTick);
+    return with(f -> f.ilbSelectPerCpuNs = value);
   }
 
   /** A copy with the idle governor's tick decision modelled (true) or the tick always stopped. */
   public EngineOptions withRetainShortIdleTick(boolean value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-        spreadBalanceStamps, value);
+    return with(f -> f.retainShortIdleTick = value);
   }
 
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
-    return new EngineOptions(
-        ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-        value, checkInvariants, invariantSweepJiffies, idleHistoryNs, spreadBalanceStamps,
-        retainShortIdleTick);
+    return with(f -> f.wakeupPreemption = value);
+  }
+
+  /** A copy with the fields {@code change} sets on a mutable copy of this one. */
+  private EngineOptions with(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
+    return f.build();
+  }
+
+  /** The fields of a record being copied; one place that lists them all. */
+  private static final class Fields {
+    long ipiLatencyNs;
+    long ilbPerCpuVisitedNs;
+    long blockedLoadUpdateNs;
+    long ilbSelectPerCpuNs;
+    boolean sisUtil;
+    boolean wakeupPreemption;
+    boolean checkInvariants;
+    int invariantSweepJiffies;
+    long idleHistoryNs;
+    boolean spreadBalanceStamps;
+    boolean retainShortIdleTick;
+
+    Fields(EngineOptions o) {
+      ipiLatencyNs = o.ipiLatencyNs;
+      ilbPerCpuVisitedNs = o.ilbPerCpuVisitedNs;
+      blockedLoadUpdateNs = o.blockedLoadUpdateNs;
+      ilbSelectPerCpuNs = o.ilbSelectPerCpuNs;
+      sisUtil = o.sisUtil;
+      wakeupPreemption = o.wakeupPreemption;
+      checkInvariants = o.checkInvariants;
+      invariantSweepJiffies = o.invariantSweepJiffies;
+      idleHistoryNs = o.idleHistoryNs;
+      spreadBalanceStamps = o.spreadBalanceStamps;
+      retainShortIdleTick = o.retainShortIdleTick;
+    }
+
+    EngineOptions build() {
+      return new EngineOptions(
+          ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
+          wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+          spreadBalanceStamps, retainShortIdleTick);
+    }
   }
 
   private static void requireNonNegative(String name, long value) {

@@ -303,9 +303,7 @@ final class NohzBalancing {
     long ns = nohzIdleBalance(rq, flags);
     long now = sim.scheduler.now();
     sim.listener.ilbRun(now, rq.cpu, ns);
-    boolean occupiesIdleCpu = ns > 0 && rq.curr == null && rq.phase == CpuPhase.NONE;
-    sim.scheduler.chargeBalancing(rq, ns);
-    if (!occupiesIdleCpu || rq.nr > 0) {
+    if (!sim.scheduler.chargeBalancing(rq, ns) || rq.nr > 0) {
       stats.ilbDuration.recordNs(ns);
       return;
     }

@@ -837,16 +837,21 @@ final class Scheduler {
     rq.completionTime = completionAt(rq, rq.curr, rq.speed);
   }
 
-  /** Charges balancing work done from {@code rq}'s context: stolen time, or an idle phase. */
-  void chargeBalancing(CpuRunqueue rq, long ns) {
+  /**
+   * Charges balancing work done from {@code rq}'s context: stolen time, or an idle phase. Returns
+   * whether it began an idle phase.
+   */
+  boolean chargeBalancing(CpuRunqueue rq, long ns) {
     if (ns <= 0) {
-      return;
+      return false;
     }
     if (rq.curr != null) {
       steal(rq, ns);
     } else if (rq.phase == CpuPhase.NONE) {
       beginPhase(rq, CpuPhase.IDLE_SOFTIRQ, ns);
+      return true;
     }
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------

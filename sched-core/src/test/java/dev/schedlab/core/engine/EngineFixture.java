@@ -2,12 +2,16 @@ package dev.schedlab.core.engine;
 
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.spi.BalancePassProvider;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.NohzIdleTrackingProvider;
+import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.WakeupPolicyProvider;
 import dev.schedlab.spi.WorkloadHost;
+import dev.schedlab.spi.view.SchedPolicy;
+import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.domain.SchedDomains;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +31,12 @@ final class EngineFixture {
   private long durationNs = 1_000_000_000L;
   private long seed = 1;
   private int hz = 1000;
+
+  /** A nice-0 SCHED_NORMAL compute task allowed on {@code cpu} only. */
+  static TaskSpec pinned(String name, int nrCpuIds, int cpu) {
+    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
+        WorkClass.COMPUTE);
+  }
 
   private EngineFixture(HardwareModel hardware) {
     this.hardware = hardware;

@@ -1,5 +1,6 @@
 package dev.schedlab.core.engine;
 
+import static dev.schedlab.core.engine.EngineFixture.pinned;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.core.balance.BalancerOptions;
@@ -20,10 +21,6 @@ final class ExecStartTest {
 
   private static final long MS = 1_000_000;
 
-  private static TaskSpec pinned(String name, int nrCpuIds, int cpu) {
-    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
-        WorkClass.COMPUTE);
-  }
 
   @Test
   void taskThatRanThenSlept_execStartIsWhenItStopped() {

@@ -2,10 +2,6 @@ package dev.schedlab.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.spi.TaskSpec;
-import dev.schedlab.spi.view.SchedPolicy;
-import dev.schedlab.spi.view.WorkClass;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -101,7 +97,7 @@ final class IdleGovernorTest {
         .options(EngineOptions.defaults().withCheckInvariants(true)
             .withRetainShortIdleTick(governor))
         .tasks(host -> host.spawn(
-            new TaskSpec("s", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 1), WorkClass.COMPUTE),
+            EngineFixture.pinned("s", 4, 1),
             ScriptedWorkload.runSleep(100 * US, 130 * US), 1))
         .build();
   }

@@ -1,12 +1,9 @@
 package dev.schedlab.core.engine;
 
+import static dev.schedlab.core.engine.EngineFixture.pinned;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.spi.TaskSpec;
-import dev.schedlab.spi.view.SchedPolicy;
-import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Housekeeping;
 import dev.schedlab.topology.Topology;
 import java.util.ArrayList;
@@ -25,10 +22,6 @@ final class NohzTest {
 
   private static final long MS = 1_000_000;
 
-  static TaskSpec pinned(String name, int nrCpuIds, int cpu) {
-    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
-        WorkClass.COMPUTE);
-  }
 
   @Test
   void idleMachine_atStart_everyCpuTicklessAndRegistered() {

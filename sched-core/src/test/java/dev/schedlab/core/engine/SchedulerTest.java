@@ -1,5 +1,6 @@
 package dev.schedlab.core.engine;
 
+import static dev.schedlab.core.engine.EngineFixture.pinned;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -25,10 +26,6 @@ final class SchedulerTest {
 
   private static final long MS = 1_000_000;
 
-  private static TaskSpec pinned(String name, int nrCpuIds, int cpu) {
-    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
-        WorkClass.COMPUTE);
-  }
 
   @Test
   void baseSlice_scalesWithLogOfCpuCount() {
