@@ -40,7 +40,8 @@ final class PolicyConformanceIT {
         .contains(
             "fair.ilb.first-idle", "fair.ilb.idle-core", "fair.nohz.transition-only",
             "fair.nohz.always-when-stopped", "fair.wake.sched-idle-aware",
-            "ext.smt-buddy.push", "ext.newidle.no-numa", "ext.wake.rq-depth-distribute");
+            "ext.smt-buddy.push", "ext.newidle.no-numa", "ext.wake.rq-depth-distribute",
+            "ext.ilb.round-robin");
   }
 
   @TestFactory

@@ -10,6 +10,7 @@ import dev.schedlab.policies.ext.fakes.FakePolicyContext;
 import dev.schedlab.policies.ext.fakes.FakeTask;
 import dev.schedlab.policies.ext.fakes.FakeWakeupContext;
 import dev.schedlab.policies.ext.fakes.Machines;
+import dev.schedlab.policies.ext.ilb.RoundRobinIlbSelectorProvider;
 import dev.schedlab.policies.ext.newidle.LlcOnlyNewidleProvider;
 import dev.schedlab.policies.ext.newidle.NoNumaNewidleProvider;
 import dev.schedlab.policies.ext.smtbuddy.ExcludeSiblingsProvider;
@@ -19,6 +20,7 @@ import dev.schedlab.policies.ext.wake.BurstThresholdProvider;
 import dev.schedlab.policies.ext.wake.RqDepthDistributeProvider;
 import dev.schedlab.spi.BalancePass;
 import dev.schedlab.spi.BalancePassProvider;
+import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.WakeupPolicy;
 import dev.schedlab.spi.WakeupPolicyProvider;
 import dev.schedlab.spi.view.BalanceActions;
@@ -125,6 +127,26 @@ final class HookAllocationTest {
                 burst.selectFinal(task, 0, 0, context);
                 depth.onPeriodicBalance(0, state);
                 depth.selectFinal(task, 0, 0, context);
+              }
+            });
+
+    assertThat(bytes).isLessThan(BUDGET_BYTES);
+  }
+
+  @Test
+  void roundRobinIlbSelector_walkingAndWrapping_allocatesNothingPerCall() {
+    state.nrRunning(0, 1).nrRunning(5, 1);
+    MutableCpuMask nohz = CpuMasks.mutable(CPUS);
+    nohz.fill();
+    IlbSelector selector =
+        new RoundRobinIlbSelectorProvider()
+            .create(FakePolicyContext.of(new RoundRobinIlbSelectorProvider(), MACHINE, state));
+
+    long bytes =
+        allocatedBytes(
+            () -> {
+              for (int i = 0; i < CALLS; i++) {
+                selector.findNewIlb(0, nohz, nohz, state);
               }
             });
 

@@ -3,6 +3,7 @@ package dev.schedlab.policies.ext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.spi.BalancePassProvider;
+import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.Capability;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
@@ -29,6 +30,7 @@ final class PluginDiscoveryTest {
           "ext.smt-buddy.exclude-siblings",
           "ext.smt-buddy.push",
           "ext.smt-buddy.skip-smt-after-push");
+  private static final List<String> ILB_SELECTORS = List.of("ext.ilb.round-robin");
   private static final List<String> WAKEUP_POLICIES =
       List.of("ext.wake.burst-threshold", "ext.wake.rq-depth-distribute");
 
@@ -55,6 +57,13 @@ final class PluginDiscoveryTest {
   }
 
   @Test
+  void load_findsEveryIlbSelectorById() {
+    assertThat(registry.list(IlbSelectorProvider.class))
+        .extracting(PluginProvider::id)
+        .containsAll(ILB_SELECTORS);
+  }
+
+  @Test
   void load_findsTheProfileByName() {
     assertThat(registry.profile("smt-buddy-assist")).isPresent();
   }
@@ -71,6 +80,7 @@ final class PluginDiscoveryTest {
             "ext.smt-buddy.skip-smt-after-push",
             "ext.wake.burst-threshold",
             "ext.wake.rq-depth-distribute",
+            "ext.ilb.round-robin",
             "profile.smt-buddy-assist");
   }
 
@@ -90,7 +100,10 @@ final class PluginDiscoveryTest {
       PluginDescriptor descriptor = provider.descriptor();
       assertThat(descriptor.has(Capability.EXPERIMENTAL)).as(descriptor.id()).isTrue();
       assertThat(descriptor.has(Capability.MAINLINE)).as(descriptor.id()).isFalse();
-      assertThat(descriptor.source()).as(descriptor.id()).contains("SMT_BUDDY_ASSIST");
+      // Each names the thread it models: the SMT_BUDDY_ASSIST RFC or an LKML posting.
+      assertThat(descriptor.source())
+          .as(descriptor.id())
+          .containsAnyOf("SMT_BUDDY_ASSIST", "https://lkml.iu.edu/");
       assertThat(descriptor.resolve(Map.of()).asText())
           .as(descriptor.id())
           .hasSameSizeAs(descriptor.parameters());

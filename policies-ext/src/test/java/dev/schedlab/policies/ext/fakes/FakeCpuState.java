@@ -18,6 +18,7 @@ public final class FakeCpuState implements CpuStateView {
   private final long[] runnableAvg;
   private final boolean[] active;
   private final MutableCpuMask nohzIdle;
+  private final MutableCpuMask idle;
   private long nowNs;
 
   /** {@code nrCpuIds} active, idle CPUs with an empty NOHZ idle mask. */
@@ -28,6 +29,7 @@ public final class FakeCpuState implements CpuStateView {
     this.active = new boolean[nrCpuIds];
     Arrays.fill(active, true);
     this.nohzIdle = CpuMasks.mutable(nrCpuIds);
+    this.idle = CpuMasks.mutable(nrCpuIds);
   }
 
   /** Width of every mask of this state. */
@@ -76,16 +78,19 @@ public final class FakeCpuState implements CpuStateView {
     throw new UnsupportedOperationException("no policy under test reads core idleness");
   }
 
-  /** Computed on demand (allocates): the CPUs with nothing queued. */
+  /**
+   * The CPUs with nothing queued, recomputed on each call into one mask owned by this fake (so
+   * the call allocates nothing; an earlier result changes with the next call).
+   */
   @Override
   public CpuMask idleMask() {
-    MutableCpuMask mask = CpuMasks.mutable(nrCpuIds);
+    idle.clearAll();
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       if (isIdle(cpu)) {
-        mask.set(cpu);
+        idle.set(cpu);
       }
     }
-    return mask;
+    return idle;
   }
 
   @Override
