@@ -60,6 +60,9 @@ final class EngineSettings {
     bool("retain_short_idle_tick", "idle governor (menu/teo): keep the tick when the CPU's recent"
         + " idle periods are shorter than a tick (false: stop it at every idle entry)",
         e.retainShortIdleTick(), (o, v) -> o.engine = o.engine.withRetainShortIdleTick(v));
+    bool("skew_tick", "skew_tick=1: CPU n's tick fires n x (tick/2) / nr_cpus after the jiffy"
+        + " boundary (false: all ticks at the boundary, the kernel's default)",
+        e.skewTick(), (o, v) -> o.engine = o.engine.withSkewTick(v));
     bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",

@@ -59,7 +59,8 @@ public record EngineOptions(
     int invariantSweepJiffies,
     long idleHistoryNs,
     boolean spreadBalanceStamps,
-    boolean retainShortIdleTick) {
+    boolean retainShortIdleTick,
+    boolean skewTick) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -81,12 +82,12 @@ public record EngineOptions(
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
-   * idle history, balance stamps spread, the tick stopped at every idle entry.
+   * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false);
+        10_000_000, true, false, false);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -137,6 +138,11 @@ public record EngineOptions(
     return with(f -> f.retainShortIdleTick = value);
   }
 
+  /** A copy with the per-CPU tick offsets of {@code skew_tick=1} (true) or aligned ticks. */
+  public EngineOptions withSkewTick(boolean value) {
+    return with(f -> f.skewTick = value);
+  }
+
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
     return with(f -> f.wakeupPreemption = value);
@@ -162,6 +168,7 @@ public record EngineOptions(
     long idleHistoryNs;
     boolean spreadBalanceStamps;
     boolean retainShortIdleTick;
+    boolean skewTick;
 
     Fields(EngineOptions o) {
       ipiLatencyNs = o.ipiLatencyNs;
@@ -175,13 +182,14 @@ public record EngineOptions(
       idleHistoryNs = o.idleHistoryNs;
       spreadBalanceStamps = o.spreadBalanceStamps;
       retainShortIdleTick = o.retainShortIdleTick;
+      skewTick = o.skewTick;
     }
 
     EngineOptions build() {
       return new EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
           wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-          spreadBalanceStamps, retainShortIdleTick);
+          spreadBalanceStamps, retainShortIdleTick, skewTick);
     }
   }
 

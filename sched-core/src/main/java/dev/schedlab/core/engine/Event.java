@@ -6,6 +6,7 @@ package dev.schedlab.core.engine;
  */
 sealed interface Event
     permits Event.JiffyTick,
+        Event.SkewedTick,
         Event.SleepEnd,
         Event.CpuTimer,
         Event.NohzKickIpi,
@@ -30,6 +31,22 @@ sealed interface Event
     @Override
     public void fire(Simulation sim) {
       sim.scheduler.onJiffy(jiffy);
+    }
+  }
+
+  /**
+   * With {@code skew_tick=1}: the tick of the next CPU in the current jiffy's chain (the
+   * scheduler knows which); one instance per simulation, re-scheduled link by link.
+   */
+  record SkewedTick() implements Event {
+    @Override
+    public int priority() {
+      return 0;
+    }
+
+    @Override
+    public void fire(Simulation sim) {
+      sim.scheduler.onSkewedTick();
     }
   }
 

@@ -94,6 +94,10 @@ final class Scheduler {
   final MutableCpuMask tickRunning;
 
   private final MutableCpuMask tickSnapshot;
+  /** {@code (TICK_NSEC / 2) / num_possible_cpus()} with {@code skew_tick=1}, else 0. */
+  private final long skewTickStepNs;
+  private final Event.SkewedTick skewedTick = new Event.SkewedTick();
+  private int skewNextCpu;
 
   /** The CPU whose code the current event runs (local reschedules need no IPI), or -1. */
   int contextCpu = -1;
@@ -154,6 +158,7 @@ final class Scheduler {
     }
     this.tickRunning = CpuMasks.mutable(nrCpuIds);
     this.tickSnapshot = CpuMasks.mutable(nrCpuIds);
+    this.skewTickStepNs = sim.options.skewTick() ? tickTime(1) / 2 / nrCpuIds : 0;
   }
 
   private static int ilog2(int value) {
@@ -1353,10 +1358,14 @@ final class Scheduler {
 
   void onJiffy(long jiffy) {
     jiffies = jiffy;
-    tickSnapshot.copyFrom(tickRunning);
-    for (int cpu = tickSnapshot.first(); cpu != CpuMask.NO_CPU; cpu = tickSnapshot.next(cpu)) {
-      if (tickRunning.test(cpu)) {
-        schedTick(rqs[cpu]);
+    if (skewTickStepNs > 0) {
+      skewedTickFrom(0);
+    } else {
+      tickSnapshot.copyFrom(tickRunning);
+      for (int cpu = tickSnapshot.first(); cpu != CpuMask.NO_CPU; cpu = tickSnapshot.next(cpu)) {
+        if (tickRunning.test(cpu)) {
+          schedTick(rqs[cpu]);
+        }
       }
     }
     if (jiffy >= nextSisUpdateJiffy) {
@@ -1370,6 +1379,33 @@ final class Scheduler {
     if (next < sim.setup.durationNs()) {
       loop.schedule(next, new Event.JiffyTick(jiffy + 1));
     }
+  }
+
+  /**
+   * {@code skew_tick=1} ({@code tick_setup_sched_timer()}): CPU {@code cpu}'s tick fires {@code
+   * cpu × skewTickStepNs} after the jiffy boundary. The ticks of one jiffy run as a chain: the
+   * first CPU from {@code fromCpu} whose tick is running fires now if its offset has come, else
+   * one reused event is scheduled at its offset; a CPU whose tick restarts after its offset in
+   * this jiffy waits for the next one, as its hrtimer is forwarded to its next expiry.
+   */
+  private void skewedTickFrom(int fromCpu) {
+    long boundary = tickTime(jiffies);
+    int first = fromCpu == 0 ? tickRunning.first() : tickRunning.next(fromCpu - 1);
+    for (int cpu = first; cpu != CpuMask.NO_CPU; cpu = tickRunning.next(cpu)) {
+      long at = boundary + cpu * skewTickStepNs;
+      if (at > now()) {
+        if (at < sim.setup.durationNs()) {
+          skewNextCpu = cpu;
+          loop.schedule(at, skewedTick);
+        }
+        return;
+      }
+      schedTick(rqs[cpu]);
+    }
+  }
+
+  void onSkewedTick() {
+    skewedTickFrom(skewNextCpu);
   }
 
   /**
