@@ -1,5 +1,6 @@
 package dev.schedlab.bench;
 
+import dev.schedlab.cpumask.CpuCursor;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
@@ -65,6 +66,8 @@ public class CpuMaskBenchmark {
   private ImmutableCpuMask busyCpus;
   /** Only CPU {@code nrCpuIds - 1} set, so a search from 0 reads every word. */
   private ImmutableCpuMask lastCpuOnly;
+  /** The reused cursor of the {@code cursor*} rows. */
+  private final CpuCursor cursor = new CpuCursor();
   /** The destination of {@code and} and {@code andNot}, like a borrowed scratch mask. */
   private MutableCpuMask candidates;
   /** The procedure of the {@code forEachCpu} rows, reused so that nothing is allocated. */
@@ -213,6 +216,19 @@ public class CpuMaskBenchmark {
     blackhole.consume(sumCpusAnd(idleWords, allowedWords));
   }
 
+  // the same two loops through a reused CpuCursor, which keeps the current word between steps;
+  // the long[] bounds are next_longArray and nextAnd_longArray
+
+  @Benchmark
+  public void cursor_cpuMask(Blackhole blackhole) {
+    blackhole.consume(sumCpus(cursor.over(idleCpus)));
+  }
+
+  @Benchmark
+  public void cursorAnd_cpuMask(Blackhole blackhole) {
+    blackhole.consume(sumCpus(cursor.overAnd(idleCpus, allowedCpus)));
+  }
+
   // for_each_cpu(cpu, a) and for_each_cpu_and(cpu, a, b) as forEachCpu()/forEachCpuAnd() with a
   // procedure summing the CPUs; the long[] bounds are next_longArray and nextAnd_longArray
 
@@ -294,6 +310,14 @@ public class CpuMaskBenchmark {
   static int sumCpus(CpuMask mask) {
     int sum = 0;
     for (int cpu = mask.first(); cpu != CpuMask.NO_CPU; cpu = mask.next(cpu)) {
+      sum += cpu;
+    }
+    return sum;
+  }
+
+  static int sumCpus(CpuCursor cursor) {
+    int sum = 0;
+    for (int cpu = cursor.next(); cpu != CpuMask.NO_CPU; cpu = cursor.next()) {
       sum += cpu;
     }
     return sum;
@@ -432,6 +456,9 @@ public class CpuMaskBenchmark {
     and(candidateBits, idleBits, allowedBits);
     expectSame("nextAnd", sumCpusAnd(idleCpus, allowedCpus), sumCpus(candidateBits),
         sumCpusAnd(idleWords, allowedWords));
+    expectSame("cursor", sumCpus(cursor.over(idleCpus)), sumCpus(idleBits), sumCpus(idleWords));
+    expectSame("cursorAnd", sumCpus(cursor.overAnd(idleCpus, allowedCpus)),
+        sumCpus(candidateBits), sumCpusAnd(idleWords, allowedWords));
     sum.total = 0;
     idleCpus.forEachCpu(sum);
     expectSame("forEachCpu", sum.total, sumCpus(idleBits), sumCpus(idleWords));

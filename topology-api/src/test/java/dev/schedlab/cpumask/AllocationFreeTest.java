@@ -23,6 +23,7 @@ final class AllocationFreeTest {
   private final CpuMask siblings = CpuMasks.of(352, 7, 183);
   private final ScratchMaskPool pool = new ScratchMaskPool(352, MisusePolicy.THROW);
   private final DistributeCursor cursor = new DistributeCursor();
+  private final CpuCursor walk = new CpuCursor();
   private long sink;
   private final IntProcedure accumulate = cpu -> sink += cpu;
 
@@ -46,6 +47,9 @@ final class AllocationFreeTest {
     result.forEachCpu(accumulate);
     result.forEachCpuAnd(node0, accumulate);
     result.forEachCpuWrap(round % 352, accumulate);
+    for (int cpu = walk.overAnd(result, node0).next(); cpu != CpuMask.NO_CPU; cpu = walk.next()) {
+      sink += cpu;
+    }
     for (int cpu = result.first(); cpu != CpuMask.NO_CPU; cpu = result.next(cpu)) {
       result.clear(cpu + 1 < 352 ? cpu + 1 : cpu);
     }
