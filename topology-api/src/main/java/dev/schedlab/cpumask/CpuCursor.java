@@ -47,10 +47,7 @@ public final class CpuCursor {
   private long word;
 
   /** A cursor over nothing: {@link #next()} returns {@link CpuMask#NO_CPU} until started. */
-  public CpuCursor() {
-    wordCount = 0;
-    index = 0;
-  }
+  public CpuCursor() {}
 
   /** Starts a walk over {@code mask}'s set CPUs ({@code for_each_cpu()}); returns this. */
   public CpuCursor over(CpuMask mask) {
