@@ -124,6 +124,12 @@ final class EngineSettings {
     return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
   }
 
+  /** The given settings as parsed values, e.g. {@code -E {ilb_visit_cost=1000}} (ns). */
+  @Override
+  public String toString() {
+    return "-E " + values;
+  }
+
   /** The settings with their defaults, allowed values and descriptions, for help and docs. */
   static List<ParameterSpec> specs() {
     return SETTINGS.values().stream().map(Setting::spec).toList();

@@ -28,14 +28,21 @@ final class Runner {
    * @param variant the policies
    * @param seed its master seed
    * @param gridPoint workload parameter values of a sweep point (empty outside sweeps)
+   * @param engine the {@code -E} settings of a sweep point, or null for the scenario's
    */
-  record Spec(Variant variant, long seed, Map<String, String> gridPoint) {
+  record Spec(Variant variant, long seed, Map<String, String> gridPoint, EngineSettings engine) {
     Spec {
       gridPoint = Map.copyOf(gridPoint);
     }
 
+    /** A run with the scenario's {@code -E} settings. */
+    Spec(Variant variant, long seed, Map<String, String> gridPoint) {
+      this(variant, seed, gridPoint, null);
+    }
+
     String label() {
-      return variant.name() + " seed " + seed + (gridPoint.isEmpty() ? "" : " " + gridPoint);
+      return variant.name() + " seed " + seed + (gridPoint.isEmpty() ? "" : " " + gridPoint)
+          + (engine == null ? "" : " " + engine);
     }
   }
 
@@ -71,7 +78,8 @@ final class Runner {
       Record record, boolean progress) {
     List<SimulationConfig> configs = new ArrayList<>();
     for (Spec spec : specs) {
-      configs.add(scenario.config(registry, spec.variant(), spec.seed(), spec.gridPoint()));
+      configs.add(scenario.config(
+          registry, spec.variant(), spec.seed(), spec.gridPoint(), spec.engine()));
     }
     int poolSize = Math.max(1, Math.min(threads, specs.size()));
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {

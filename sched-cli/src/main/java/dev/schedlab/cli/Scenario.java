@@ -47,6 +47,14 @@ record Scenario(
    */
   static Scenario resolve(
       PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides) {
+    return resolve(registry, options, workloadOverrides,
+        EngineSettings.parse(options.engineSettings));
+  }
+
+  /** As above, with the {@code -E} settings given (a sweep passes its first grid point's). */
+  static Scenario resolve(
+      PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides,
+      EngineSettings engineSettings) {
     long durationNs = options.durationNs();
     int hz = options.checkedHz();
     HardwareModel model = PluginArguments.machine(registry, options.machine,
@@ -60,17 +68,22 @@ record Scenario(
     WorkloadProvider workload =
         PluginArguments.require(registry, options.workload, WorkloadProvider.class);
     Scenario scenario = new Scenario(options.machine, model, workload, workloadOverrides,
-        durationNs, options.seed, hz, EngineSettings.parse(options.engineSettings));
+        durationNs, options.seed, hz, engineSettings);
     workload.descriptor().resolve(workloadOverrides);
     return scenario;
   }
 
-  /** The configuration of one run of {@code variant}. */
+  /**
+   * The configuration of one run of {@code variant}: {@code gridPoint} on top of the {@code -W}
+   * values, and {@code engine} (null: this scenario's) for the {@code -E} values.
+   */
   SimulationConfig config(
-      PluginRegistry registry, Variant variant, long runSeed, Map<String, String> gridPoint) {
+      PluginRegistry registry, Variant variant, long runSeed, Map<String, String> gridPoint,
+      EngineSettings engine) {
     Map<String, String> overrides = new LinkedHashMap<>(workloadOverrides);
     overrides.putAll(gridPoint);
-    return engineSettings.applyTo(SimulationConfig.builder(hardware,
+    EngineSettings settings = engine == null ? engineSettings : engine;
+    return settings.applyTo(SimulationConfig.builder(hardware,
             new PolicyBinding<>(workload, workload.descriptor().resolve(overrides)))
         .policies(registry, variant.plugins())
         .seed(runSeed)

@@ -19,15 +19,20 @@ import picocli.CommandLine.Option;
  * grid point, and the change of the mean from the first variant.
  *
  * <p>{@code -W key=v1,v2,...} sweeps a workload parameter over its values; for cpulist parameters,
- * whose values contain commas, the alternatives are separated by {@code ;} instead.
+ * whose values contain commas, the alternatives are separated by {@code ;} instead. {@code -E
+ * key=v1,v2,...} sweeps an engine setting the same way (a sensitivity study: {@code -E
+ * ilb_visit_cost=100ns,1us,3us}); its CSV column is {@code E.key}.
  */
 @Command(
     name = "sweep",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Run variants over seeds and workload parameter grids in parallel; CSV with"
-        + " mean and spread per variant.")
+    description = "Run variants over seeds and -W/-E value grids (-W key=a,b -E key=c,d) in"
+        + " parallel; CSV with mean and spread per variant.")
 final class SweepCommand implements Callable<Integer> {
+
+  /** Grid keys of {@code -E} settings start with this (workload parameter names never do). */
+  static final String ENGINE_PREFIX = "E.";
 
   /** The most runs one sweep may ask for. */
   static final int MAX_RUNS = 100_000;
@@ -73,6 +78,7 @@ final class SweepCommand implements Callable<Integer> {
         PluginArguments.require(registry, scenario.workload, WorkloadProvider.class);
     Map<String, List<String>> grid = grid(workload,
         PluginArguments.keyValues("-W", scenario.workloadParameters));
+    grid.putAll(engineGrid(PluginArguments.keyValues("-E", scenario.engineSettings)));
     List<Map<String, String>> points = points(grid);
     long runs = (long) points.size() * parsed.size() * seedList.size();
     if (runs > MAX_RUNS) {
@@ -81,12 +87,15 @@ final class SweepCommand implements Callable<Integer> {
     }
     // Resolving with the first grid point checks the machine and every fixed value; each point's
     // own values are checked when its configurations are built, before anything runs.
-    Scenario resolved = Scenario.resolve(registry, scenario, points.get(0));
+    Scenario resolved = Scenario.resolve(registry, scenario, workloadPart(points.get(0)),
+        engineSettings(points.get(0)));
     List<Runner.Spec> specs = new ArrayList<>();
     for (Map<String, String> point : points) {
+      Map<String, String> workloadPoint = workloadPart(point);
+      EngineSettings engine = engineSettings(point);
       for (Variant v : parsed) {
         for (long seed : seedList) {
-          specs.add(new Runner.Spec(v, seed, point));
+          specs.add(new Runner.Spec(v, seed, workloadPoint, engine));
         }
       }
     }
@@ -226,6 +235,44 @@ final class SweepCommand implements Callable<Integer> {
       grid.put(e.getKey(), alternatives);
     }
     return grid;
+  }
+
+  /**
+   * The values of each {@code -E} setting, split on commas (no engine value holds one), under
+   * the key {@value #ENGINE_PREFIX}{@code name}, which is also the CSV column of a swept setting.
+   */
+  static Map<String, List<String>> engineGrid(Map<String, String> values) {
+    Map<String, List<String>> grid = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : values.entrySet()) {
+      List<String> alternatives = new ArrayList<>();
+      for (String v : e.getValue().split(",", -1)) {
+        alternatives.add(v.trim());
+      }
+      grid.put(ENGINE_PREFIX + e.getKey(), alternatives);
+    }
+    return grid;
+  }
+
+  /** The workload parameters of a grid point. */
+  static Map<String, String> workloadPart(Map<String, String> point) {
+    Map<String, String> part = new LinkedHashMap<>();
+    point.forEach((key, value) -> {
+      if (!key.startsWith(ENGINE_PREFIX)) {
+        part.put(key, value);
+      }
+    });
+    return part;
+  }
+
+  /** The {@code -E} settings of a grid point, checked. */
+  static EngineSettings engineSettings(Map<String, String> point) {
+    List<String> items = new ArrayList<>();
+    point.forEach((key, value) -> {
+      if (key.startsWith(ENGINE_PREFIX)) {
+        items.add(key.substring(ENGINE_PREFIX.length()) + "=" + value);
+      }
+    });
+    return EngineSettings.parse(items);
   }
 
   /** Every combination of the grid's values, first key varying slowest. */

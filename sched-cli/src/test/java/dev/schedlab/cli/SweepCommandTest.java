@@ -48,6 +48,29 @@ final class SweepCommandTest {
   }
 
   @Test
+  void engineGrid_addsAnEColumnAndEachPointRunsWithItsSetting() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-E", "ipi_latency=1us,400us", "--seeds", "1"));
+    List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
+    assertThat(rows.get(0)).containsSubsequence("variant", "E.ipi_latency", "metric");
+    assertThat(rows).hasSize(1 + 2 * 2 * SweepCommand.METRICS.size());
+    // A remote wakeup onto an idle CPU waits for the IPI: p99 wakeup latency follows the setting.
+    List<Double> p99 = rows.stream()
+        .filter(r -> r.get(2).equals("old") && r.get(4).equals("wakeup_latency_p99_us"))
+        .map(r -> Double.parseDouble(r.get(7)))
+        .toList();
+    assertThat(p99).hasSize(2);
+    assertThat(p99.get(1)).isGreaterThan(p99.get(0) + 100);
+  }
+
+  @Test
+  void badEngineGridValue_oneLine_exitTwo() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-E", "ipi_latency=2us,soon"));
+    Invocation.of(args).assertBadInput("-E ipi_latency");
+  }
+
+  @Test
   void grid_cpuListAlternativesSplitOnSemicolons() {
     var grid = SweepCommand.grid(
         PluginArguments.require(dev.schedlab.spi.PluginRegistry.load(), "wl.schbench",
