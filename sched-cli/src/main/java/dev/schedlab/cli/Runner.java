@@ -27,22 +27,22 @@ final class Runner {
    *
    * @param variant the policies
    * @param seed its master seed
-   * @param gridPoint workload parameter values of a sweep point (empty outside sweeps)
-   * @param engine the {@code -E} settings of a sweep point, or null for the scenario's
+   * @param gridPoint the values of a sweep point, for progress labels (empty outside sweeps)
+   * @param scenario a sweep point's own scenario (its {@code -M}, {@code -W} and {@code -E}
+   *     values), or null for the one {@link #run} is given
    */
-  record Spec(Variant variant, long seed, Map<String, String> gridPoint, EngineSettings engine) {
+  record Spec(Variant variant, long seed, Map<String, String> gridPoint, Scenario scenario) {
     Spec {
       gridPoint = Map.copyOf(gridPoint);
     }
 
-    /** A run with the scenario's {@code -E} settings. */
-    Spec(Variant variant, long seed, Map<String, String> gridPoint) {
-      this(variant, seed, gridPoint, null);
+    /** A run of the scenario {@link #run} is given. */
+    Spec(Variant variant, long seed) {
+      this(variant, seed, Map.of(), null);
     }
 
     String label() {
-      return variant.name() + " seed " + seed + (gridPoint.isEmpty() ? "" : " " + gridPoint)
-          + (engine == null ? "" : " " + engine);
+      return variant.name() + " seed " + seed + (gridPoint.isEmpty() ? "" : " " + gridPoint);
     }
   }
 
@@ -78,8 +78,8 @@ final class Runner {
       Record record, boolean progress) {
     List<SimulationConfig> configs = new ArrayList<>();
     for (Spec spec : specs) {
-      configs.add(scenario.config(
-          registry, spec.variant(), spec.seed(), spec.gridPoint(), spec.engine()));
+      Scenario own = spec.scenario() != null ? spec.scenario() : scenario;
+      configs.add(own.config(registry, spec.variant(), spec.seed()));
     }
     int poolSize = Math.max(1, Math.min(threads, specs.size()));
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {

@@ -7,7 +7,6 @@ import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Topology;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,7 +17,7 @@ import java.util.Map;
  * @param machineId the machine's plugin id
  * @param hardware the machine
  * @param workload the workload's provider
- * @param workloadOverrides {@code -W} values (a sweep adds its grid point on top)
+ * @param workloadOverrides {@code -W} values
  * @param durationNs simulated time
  * @param seed the master seed
  * @param hz tick rate
@@ -41,24 +40,25 @@ record Scenario(
   /**
    * Resolves the options against the registry.
    *
-   * @param workloadOverrides the {@code -W} values to apply (a sweep passes its first grid point
-   *     so that every value is checked)
+   * @param workloadOverrides the {@code -W} values to apply
    * @throws IllegalArgumentException naming the first problem
    */
   static Scenario resolve(
       PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides) {
-    return resolve(registry, options, workloadOverrides,
-        EngineSettings.parse(options.engineSettings));
+    return resolve(registry, options, PluginArguments.keyValues("-M", options.machineParameters),
+        workloadOverrides, EngineSettings.parse(options.engineSettings));
   }
 
-  /** As above, with the {@code -E} settings given (a sweep passes its first grid point's). */
+  /**
+   * As above, with the {@code -M}, {@code -W} and {@code -E} values given: a sweep resolves one
+   * scenario per grid point.
+   */
   static Scenario resolve(
-      PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides,
-      EngineSettings engineSettings) {
+      PluginRegistry registry, ScenarioOptions options, Map<String, String> machineOverrides,
+      Map<String, String> workloadOverrides, EngineSettings engineSettings) {
     long durationNs = options.durationNs();
     int hz = options.checkedHz();
-    HardwareModel model = PluginArguments.machine(registry, options.machine,
-        PluginArguments.keyValues("-M", options.machineParameters));
+    HardwareModel model = PluginArguments.machine(registry, options.machine, machineOverrides);
     Topology topology =
         TopologySource.withIsolation(model.topology(), options.nohzFull, options.isolcpus);
     if (topology != model.topology()) {
@@ -73,18 +73,10 @@ record Scenario(
     return scenario;
   }
 
-  /**
-   * The configuration of one run of {@code variant}: {@code gridPoint} on top of the {@code -W}
-   * values, and {@code engine} (null: this scenario's) for the {@code -E} values.
-   */
-  SimulationConfig config(
-      PluginRegistry registry, Variant variant, long runSeed, Map<String, String> gridPoint,
-      EngineSettings engine) {
-    Map<String, String> overrides = new LinkedHashMap<>(workloadOverrides);
-    overrides.putAll(gridPoint);
-    EngineSettings settings = engine == null ? engineSettings : engine;
-    return settings.applyTo(SimulationConfig.builder(hardware,
-            new PolicyBinding<>(workload, workload.descriptor().resolve(overrides)))
+  /** The configuration of one run of {@code variant}. */
+  SimulationConfig config(PluginRegistry registry, Variant variant, long runSeed) {
+    return engineSettings.applyTo(SimulationConfig.builder(hardware,
+            new PolicyBinding<>(workload, workload.descriptor().resolve(workloadOverrides)))
         .policies(registry, variant.plugins())
         .seed(runSeed)
         .durationNs(durationNs)

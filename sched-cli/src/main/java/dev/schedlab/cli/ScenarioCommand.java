@@ -72,7 +72,7 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
     List<Runner.Spec> specs = new ArrayList<>();
     for (Variant v : parsed) {
-      specs.add(new Runner.Spec(v, resolved.seed(), java.util.Map.of()));
+      specs.add(new Runner.Spec(v, resolved.seed()));
     }
     Runner.Record record = trace != null ? Runner.Record.TRACE
         : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;

@@ -1,7 +1,9 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.ParameterType;
+import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.WorkloadProvider;
 import java.util.ArrayList;
@@ -19,19 +21,24 @@ import picocli.CommandLine.Option;
  * grid point, and the change of the mean from the first variant.
  *
  * <p>{@code -W key=v1,v2,...} sweeps a workload parameter over its values; for cpulist parameters,
- * whose values contain commas, the alternatives are separated by {@code ;} instead. {@code -E
- * key=v1,v2,...} sweeps an engine setting the same way (a sensitivity study: {@code -E
- * ilb_visit_cost=100ns,1us,3us}); its CSV column is {@code E.key}.
+ * whose values contain commas, the alternatives are separated by {@code ;} instead. {@code -M
+ * key=...} and {@code -E key=...} sweep a machine parameter or an engine setting the same way
+ * (sensitivity studies: {@code -M smt_corun_compute=0.6,0.8}, {@code -E
+ * ilb_visit_cost=100ns,1us,3us}); their CSV columns are {@code M.key} and {@code E.key}. Each
+ * point's scenario is resolved, and so checked, before anything runs.
  */
 @Command(
     name = "sweep",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Run variants over seeds and -W/-E value grids (-W key=a,b -E key=c,d) in"
+    description = "Run variants over seeds and -M/-W/-E value grids (e.g. -W key=a,b) in"
         + " parallel; CSV with mean and spread per variant.")
 final class SweepCommand implements Callable<Integer> {
 
-  /** Grid keys of {@code -E} settings start with this (workload parameter names never do). */
+  /** Grid keys (and CSV columns) of {@code -M} parameters start with this. */
+  static final String MACHINE_PREFIX = "M.";
+
+  /** Grid keys (and CSV columns) of {@code -E} settings start with this. */
   static final String ENGINE_PREFIX = "E.";
 
   /** The most runs one sweep may ask for. */
@@ -76,26 +83,32 @@ final class SweepCommand implements Callable<Integer> {
     List<Variant> parsed = Variant.parseAll(variants, registry);
     WorkloadProvider workload =
         PluginArguments.require(registry, scenario.workload, WorkloadProvider.class);
-    Map<String, List<String>> grid = grid(workload,
-        PluginArguments.keyValues("-W", scenario.workloadParameters));
-    grid.putAll(engineGrid(PluginArguments.keyValues("-E", scenario.engineSettings)));
+    HardwareModelProvider machine =
+        PluginArguments.require(registry, scenario.machine, HardwareModelProvider.class);
+    Map<String, List<String>> grid = grid(machine.descriptor(), MACHINE_PREFIX,
+        PluginArguments.keyValues("-M", scenario.machineParameters));
+    grid.putAll(grid(workload.descriptor(), "",
+        PluginArguments.keyValues("-W", scenario.workloadParameters)));
+    grid.putAll(grid(null, ENGINE_PREFIX,
+        PluginArguments.keyValues("-E", scenario.engineSettings)));
     List<Map<String, String>> points = points(grid);
     long runs = (long) points.size() * parsed.size() * seedList.size();
     if (runs > MAX_RUNS) {
       throw new BadInputException("the sweep asks for " + runs + " runs; at most " + MAX_RUNS
           + " allowed (fewer seeds or grid values)");
     }
-    // Resolving with the first grid point checks the machine and every fixed value; each point's
-    // own values are checked when its configurations are built, before anything runs.
-    Scenario resolved = Scenario.resolve(registry, scenario, workloadPart(points.get(0)),
-        engineSettings(points.get(0)));
-    List<Runner.Spec> specs = new ArrayList<>();
+    // Every point is resolved (machine built, every value checked) before anything runs.
+    List<Scenario> scenarios = new ArrayList<>();
     for (Map<String, String> point : points) {
-      Map<String, String> workloadPoint = workloadPart(point);
-      EngineSettings engine = engineSettings(point);
+      scenarios.add(Scenario.resolve(registry, scenario, part(point, MACHINE_PREFIX),
+          part(point, ""), EngineSettings.parse(items(part(point, ENGINE_PREFIX)))));
+    }
+    Scenario resolved = scenarios.get(0);
+    List<Runner.Spec> specs = new ArrayList<>();
+    for (int p = 0; p < points.size(); p++) {
       for (Variant v : parsed) {
         for (long seed : seedList) {
-          specs.add(new Runner.Spec(v, seed, workloadPoint, engine));
+          specs.add(new Runner.Spec(v, seed, points.get(p), scenarios.get(p)));
         }
       }
     }
@@ -220,59 +233,45 @@ final class SweepCommand implements Callable<Integer> {
   }
 
   /**
-   * The values of each {@code -W} parameter: split on commas, or on semicolons for cpulist
-   * parameters. Unknown names are left to the workload's own check.
+   * The values of each parameter of {@code values}, under {@code prefix + name}: split on commas,
+   * or on semicolons for a cpulist parameter of {@code descriptor} (whose values contain commas;
+   * null for the engine settings, none of which is a cpulist). Unknown names are left to the
+   * plugin's own check.
    */
-  static Map<String, List<String>> grid(WorkloadProvider workload, Map<String, String> values) {
+  static Map<String, List<String>> grid(
+      PluginDescriptor descriptor, String prefix, Map<String, String> values) {
     Map<String, List<String>> grid = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : values.entrySet()) {
-      boolean cpulist = workload.descriptor().parameter(e.getKey())
+      boolean cpulist = descriptor != null && descriptor.parameter(e.getKey())
           .map(ParameterSpec::type).orElse(ParameterType.STRING) == ParameterType.CPULIST;
       List<String> alternatives = new ArrayList<>();
       for (String v : e.getValue().split(cpulist ? ";" : ",", -1)) {
         alternatives.add(v.trim());
       }
-      grid.put(e.getKey(), alternatives);
+      grid.put(prefix + e.getKey(), alternatives);
     }
     return grid;
   }
 
   /**
-   * The values of each {@code -E} setting, split on commas (no engine value holds one), under
-   * the key {@value #ENGINE_PREFIX}{@code name}, which is also the CSV column of a swept setting.
+   * The values of a grid point that belong to {@code prefix} ({@value #MACHINE_PREFIX}, {@value
+   * #ENGINE_PREFIX}, or {@code ""} for the workload's), without the prefix.
    */
-  static Map<String, List<String>> engineGrid(Map<String, String> values) {
-    Map<String, List<String>> grid = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : values.entrySet()) {
-      List<String> alternatives = new ArrayList<>();
-      for (String v : e.getValue().split(",", -1)) {
-        alternatives.add(v.trim());
-      }
-      grid.put(ENGINE_PREFIX + e.getKey(), alternatives);
-    }
-    return grid;
-  }
-
-  /** The workload parameters of a grid point. */
-  static Map<String, String> workloadPart(Map<String, String> point) {
+  static Map<String, String> part(Map<String, String> point, String prefix) {
     Map<String, String> part = new LinkedHashMap<>();
     point.forEach((key, value) -> {
-      if (!key.startsWith(ENGINE_PREFIX)) {
-        part.put(key, value);
+      boolean workloadKey = !key.startsWith(MACHINE_PREFIX) && !key.startsWith(ENGINE_PREFIX);
+      if (prefix.isEmpty() ? workloadKey : key.startsWith(prefix)) {
+        part.put(key.substring(prefix.length()), value);
       }
     });
     return part;
   }
 
-  /** The {@code -E} settings of a grid point, checked. */
-  static EngineSettings engineSettings(Map<String, String> point) {
+  private static List<String> items(Map<String, String> values) {
     List<String> items = new ArrayList<>();
-    point.forEach((key, value) -> {
-      if (key.startsWith(ENGINE_PREFIX)) {
-        items.add(key.substring(ENGINE_PREFIX.length()) + "=" + value);
-      }
-    });
-    return EngineSettings.parse(items);
+    values.forEach((key, value) -> items.add(key + "=" + value));
+    return items;
   }
 
   /** Every combination of the grid's values, first key varying slowest. */

@@ -64,6 +64,31 @@ final class SweepCommandTest {
   }
 
   @Test
+  void machineGrid_addsAnMColumnAndEachPointRunsOnItsMachine() {
+    List<String> args = new ArrayList<>(List.of(
+        "sweep", "--machine", "hw.shape", "-M", "shape=1n1l4c2t,1n1l8c2t", "--workload",
+        "wl.schbench", "-W", "workers=16", "--duration", "5ms", "--variant", "old=mainline-7.1",
+        "--seeds", "1", "--threads", "2"));
+    List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
+    assertThat(rows.get(0)).containsSubsequence("variant", "M.shape", "metric");
+    assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
+    // The same 16 workers keep 8 CPUs busier than 16: each point ran on its own machine.
+    List<Double> busy = rows.stream()
+        .filter(r -> r.get(4).equals("busy_pct"))
+        .map(r -> Double.parseDouble(r.get(7)))
+        .toList();
+    assertThat(busy).hasSize(2);
+    assertThat(busy.get(0)).isGreaterThan(busy.get(1));
+  }
+
+  @Test
+  void badMachineGridValue_refusedBeforeRunning() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-M", "shape=1n1l4c2t,nonsense"));
+    Invocation.of(args).assertBadInput("nonsense");
+  }
+
+  @Test
   void badEngineGridValue_oneLine_exitTwo() {
     List<String> args = new ArrayList<>(SWEEP);
     args.addAll(List.of("-E", "ipi_latency=2us,soon"));
@@ -74,8 +99,8 @@ final class SweepCommandTest {
   void grid_cpuListAlternativesSplitOnSemicolons() {
     var grid = SweepCommand.grid(
         PluginArguments.require(dev.schedlab.spi.PluginRegistry.load(), "wl.schbench",
-            dev.schedlab.spi.WorkloadProvider.class),
-        Map.of("affinity", "0-3,8;0-7"));
+            dev.schedlab.spi.WorkloadProvider.class).descriptor(),
+        "", Map.of("affinity", "0-3,8;0-7"));
     assertThat(grid.get("affinity")).containsExactly("0-3,8", "0-7");
   }
 
