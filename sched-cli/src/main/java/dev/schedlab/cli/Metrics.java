@@ -28,6 +28,7 @@ final class Metrics {
       new Row("smt_contention", "SMT contention (idle->task, sibling busy)", false),
       new Row("smt_no_contention", "SMT no contention (sibling idle)", null),
       new Row("ilb_kicks", "ILB kicks (IPIs sent)", null),
+      new Row("ilb_kicks_pending", "ILB kicks found already pending (no IPI)", null),
       new Row("ilb_busy_sibling_choices", "ILB choices next to a busy sibling", false),
       new Row("ilb_runs", "ILB passes run", null),
       new Row("ilb_duration_mean_us", "ILB pass mean duration (us)", null),
@@ -57,6 +58,7 @@ final class Metrics {
     m.put("smt_no_contention", r.smtNoContention());
     m.put("ilb_kicks", r.ilb().ipis());
     m.put("ilb_kick_calls", r.ilb().kickCalls());
+    m.put("ilb_kicks_pending", r.ilb().alreadyPending());
     m.put("ilb_no_idle_cpu", r.ilb().noIlb());
     m.put("ilb_busy_sibling_choices", r.ilb().choicesWithBusySibling());
     m.put("ilb_cpus_examined", r.ilb().cpusExamined());
