@@ -179,16 +179,27 @@ final class ExplainIlbCommand implements Callable<Integer> {
           ? "no CPU in nohz.idle_cpus_mask ∩ housekeeping"
           : "no idle housekeeping CPU";
     }
+    // Selectors that rotate or draw (ext.ilb.round-robin, the example's random one) need not
+    // choose the first candidate; say so rather than describe the walk's choice.
     if (!state.smtActive()) {
-      return "first idle housekeeping CPU (no SMT)";
+      return cpu == firstIdle
+          ? "first idle housekeeping CPU (no SMT)"
+          : "idle housekeeping CPU, not the first (CPU " + firstIdle + " is; no SMT)";
     }
     if (state.isCoreIdle(cpu)) {
+      if (cpu != firstOnIdleCore) {
+        return "idle CPU on a fully idle core, not the first (CPU " + firstOnIdleCore + " is)";
+      }
       return cpu == firstIdle
           ? "first idle CPU on a fully idle core"
           : "first idle CPU on a fully idle core (CPU " + firstIdle + " is idle but has a busy"
               + " sibling)";
     }
     String busy = busySiblings(topology, state, cpu);
+    if (cpu != firstIdle) {
+      return "idle CPU next to busy sibling " + busy + ", not the first idle CPU (CPU "
+          + firstIdle + " is)";
+    }
     if (firstOnIdleCore != CpuMask.NO_CPU) {
       return "first idle CPU, next to busy sibling " + busy + " (CPU " + firstOnIdleCore
           + " is on a fully idle core)";

@@ -45,6 +45,16 @@ final class ExplainIlbCommandTest {
   }
 
   @Test
+  void rotatingSelector_choiceNotTheFirstIdleCpu_saysSo() {
+    // At boot the round-robin RFC starts after CPU 0, so with CPUs 0 and 3 idle it takes 3.
+    assertThat(selection(selections("--idle", "0,3", "--this-cpu", "5",
+            "--selector", "ext.ilb.round-robin"), "ext.ilb.round-robin"))
+        .containsEntry("cpu", 3.0)
+        .containsEntry("reason",
+            "idle CPU next to busy sibling 11, not the first idle CPU (CPU 0 is)");
+  }
+
+  @Test
   void noIdleHousekeepingCpu_cpuIsNull() {
     List<Map<String, Object>> selections =
         selections("--idle", "1-3", "--housekeeping", "0,4-15");
