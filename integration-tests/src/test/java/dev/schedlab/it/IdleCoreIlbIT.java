@@ -3,6 +3,7 @@ package dev.schedlab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.HardwareModel;
@@ -39,6 +40,15 @@ import org.junit.jupiter.api.Test;
  *       cores at 973, two capacity classes): with spins that outlast the waits, or a slowdown per
  *       chunk smaller than the cores' spread, no thread is re-placed and the selectors tie; with
  *       graded capacities both teams stack (docs, claim 1).
+ *   <li>with the mainline rules and wakeups that race (a GEMM barrier released as a wake tree,
+ *       {@code wake_fanout=4} as LLVM libomp's hyper barrier, and a 5 µs window in which one
+ *       CPU's wakeup does not see another's claim: the race NVIDIA's "Stabilize idle SMT core
+ *       selection" patch describes on Vera), first-idle pairs the team too: the slowed even-core
+ *       thread makes the odd-core threads sleep, their wakeups (misfit at 973) look for an idle
+ *       core of capacity 1024, and wakeups from different CPUs in the same window take the two
+ *       siblings of one such core. Idle-core never slows a thread, the odd-core threads never
+ *       sleep, nothing races onto a busy core. Without the window (the engine's default) or
+ *       with one waker (libgomp's {@code futex_wake}) nothing pairs (the first test).
  * </ul>
  *
  * <p>Margins: the stacking count is a property of the layout (the 44 odd-core threads can each
@@ -70,6 +80,24 @@ final class IdleCoreIlbIT {
     assertThat(idleCore.wakeupMigrations()).isZero();
     assertThat(idleCore.workload().value())
         .isBetween(0.98 * firstIdle.workload().value(), 1.02 * firstIdle.workload().value());
+  }
+
+  @Test
+  void vera_gemm_mainlineRules_racingTreeWakeups_firstIdlePairsTheTeam_idleCoreDoesNot() {
+    SimulationResult firstIdle = racing("mainline-7.1");
+    SimulationResult idleCore = racing("mainline-7.3");
+    assertThat(firstIdle.wakeupMigrations()).isGreaterThanOrEqualTo(20);
+    assertThat(firstIdle.smtContention()).isGreaterThanOrEqualTo(20);
+    assertThat(idleCore.wakeupMigrations()).isZero();
+    assertThat(idleCore.workload().value()).isGreaterThan(1.3 * firstIdle.workload().value());
+  }
+
+  private static SimulationResult racing(String profile) {
+    HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
+    return Scenarios.run(
+        vera, "wl.gemm", Map.of("wake_fanout", "4"), Scenarios.profile(profile), 1_000 * MS, 1,
+        SimulationListener.NONE, BalancerOptions.defaults(),
+        EngineOptions.defaults().withWakeupRaceWindowNs(5_000));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.schedlab.it;
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.Simulations;
 import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
@@ -90,6 +91,21 @@ final class Scenarios {
       long seed,
       SimulationListener listener,
       BalancerOptions balancer) {
+    return run(hardware, workload, workloadParams, plugins, durationNs, seed, listener, balancer,
+        EngineOptions.defaults());
+  }
+
+  /** As above, with the engine's options too (e.g. a wakeup race window). */
+  static SimulationResult run(
+      HardwareModel hardware,
+      String workload,
+      Map<String, String> workloadParams,
+      List<PluginRef> plugins,
+      long durationNs,
+      long seed,
+      SimulationListener listener,
+      BalancerOptions balancer,
+      EngineOptions engine) {
     WorkloadProvider provider = REGISTRY.require(workload, WorkloadProvider.class);
     SimulationConfig config =
         SimulationConfig.builder(
@@ -99,6 +115,7 @@ final class Scenarios {
             .durationNs(durationNs)
             .seed(seed)
             .balancer(balancer)
+            .engine(engine)
             .build();
     return Simulations.run(config, listener);
   }

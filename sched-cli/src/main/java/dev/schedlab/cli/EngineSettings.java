@@ -63,6 +63,9 @@ final class EngineSettings {
     bool("skew_tick", "skew_tick=1: CPU n's tick fires n x (tick/2) / nr_cpus after the jiffy"
         + " boundary (false: all ticks at the boundary, the kernel's default)",
         e.skewTick(), (o, v) -> o.engine = o.engine.withSkewTick(v));
+    duration("wakeup_race_window", "how long a wakeup's choice stays unseen by other CPUs'"
+        + " wakeups (select_task_rq_fair() reads without locks; 0: wakeups never race)",
+        e.wakeupRaceWindowNs(), MS, (o, v) -> o.engine = o.engine.withWakeupRaceWindowNs(v));
     bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",

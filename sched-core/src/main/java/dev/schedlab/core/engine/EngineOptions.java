@@ -60,7 +60,8 @@ public record EngineOptions(
     long idleHistoryNs,
     boolean spreadBalanceStamps,
     boolean retainShortIdleTick,
-    boolean skewTick) {
+    boolean skewTick,
+    long wakeupRaceWindowNs) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -72,6 +73,7 @@ public record EngineOptions(
     requireNonNegative("blockedLoadUpdateNs", blockedLoadUpdateNs);
     requireNonNegative("ilbSelectPerCpuNs", ilbSelectPerCpuNs);
     requireNonNegative("idleHistoryNs", idleHistoryNs);
+    requireNonNegative("wakeupRaceWindowNs", wakeupRaceWindowNs);
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
           "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
@@ -82,12 +84,13 @@ public record EngineOptions(
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
-   * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed.
+   * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed,
+   * no wakeup race window.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false, false);
+        10_000_000, true, false, false, 0);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -143,6 +146,11 @@ public record EngineOptions(
     return with(f -> f.skewTick = value);
   }
 
+  /** A copy with another wakeup race window (0: wakeups never race). */
+  public EngineOptions withWakeupRaceWindowNs(long value) {
+    return with(f -> f.wakeupRaceWindowNs = value);
+  }
+
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
     return with(f -> f.wakeupPreemption = value);
@@ -169,6 +177,7 @@ public record EngineOptions(
     boolean spreadBalanceStamps;
     boolean retainShortIdleTick;
     boolean skewTick;
+    long wakeupRaceWindowNs;
 
     Fields(EngineOptions o) {
       ipiLatencyNs = o.ipiLatencyNs;
@@ -183,13 +192,14 @@ public record EngineOptions(
       spreadBalanceStamps = o.spreadBalanceStamps;
       retainShortIdleTick = o.retainShortIdleTick;
       skewTick = o.skewTick;
+      wakeupRaceWindowNs = o.wakeupRaceWindowNs;
     }
 
     EngineOptions build() {
       return new EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
           wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-          spreadBalanceStamps, retainShortIdleTick, skewTick);
+          spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs);
     }
   }
 

@@ -35,6 +35,12 @@ final class EngineState implements CpuStateView {
   private final MutableCpuMask idleCoreCpus;
   private final CpuMask idleView;
   private final CpuMask idleCoreView;
+  /**
+   * CPUs the wakeup being placed sees as idle although another CPU's wakeup queued a task on them
+   * within the race window ({@link EngineOptions#wakeupRaceWindowNs()}); empty between wakeups.
+   */
+  private final MutableCpuMask unseenClaims;
+  private boolean hidingClaims;
 
   EngineState(Simulation sim) {
     this.sim = sim;
@@ -75,6 +81,7 @@ final class EngineState implements CpuStateView {
     this.idleCoreCpus = CpuMasks.mutable(nrCpuIds);
     this.idleView = idleCpus.asUnmodifiable();
     this.idleCoreView = idleCoreCpus.asUnmodifiable();
+    this.unseenClaims = CpuMasks.mutable(nrCpuIds);
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       rqs[cpu].idleTracker = this;
       refreshIdle(cpu);
@@ -127,8 +134,34 @@ final class EngineState implements CpuStateView {
     return sim.loop.now();
   }
 
+  /**
+   * Until {@link #showClaims()}, {@code cpu} looks idle (and its core, if its siblings are idle)
+   * to every predicate and mask of this view: a wakeup queued a task on it that the wakeup now
+   * being placed has not seen yet.
+   */
+  void hideClaim(int cpu) {
+    hidingClaims = true;
+    unseenClaims.set(cpu);
+    refreshIdle(cpu);
+  }
+
+  /** Ends {@link #hideClaim}: every hidden CPU shows its real state again. */
+  void showClaims() {
+    if (!hidingClaims) {
+      return;
+    }
+    hidingClaims = false;
+    for (int cpu = unseenClaims.first(); cpu != CpuMask.NO_CPU; cpu = unseenClaims.next(cpu)) {
+      refreshIdle(cpu);
+    }
+    unseenClaims.clearAll();
+  }
+
   @Override
   public boolean isIdle(int cpu) {
+    if (hidingClaims && unseenClaims.test(cpu)) {
+      return true;
+    }
     CpuRunqueue rq = rqs[cpu];
     return rq.curr == null && rq.nr == 0 && rq.phase != CpuPhase.NEWIDLE && isOnline[cpu];
   }

@@ -98,6 +98,18 @@ final class Scheduler {
   private final long skewTickStepNs;
   private final Event.SkewedTick skewedTick = new Event.SkewedTick();
   private int skewNextCpu;
+  /**
+   * The last {@value #CLAIMS} wakeups that took an idle CPU, for the race window: CPU (-1: free
+   * slot), waking CPU, time. Claims older than the window are ignored, so the ring only has to
+   * hold the claims of one window, which a burst of wakeups from many CPUs could overflow (the
+   * oldest are then forgotten: fewer races, never spurious ones).
+   */
+  private static final int CLAIMS = 256;
+  private final int[] claimCpu = new int[CLAIMS];
+  private final int[] claimWaker = new int[CLAIMS];
+  private final long[] claimNs = new long[CLAIMS];
+  private int claimNext;
+  private final long wakeupRaceWindowNs;
 
   /** The CPU whose code the current event runs (local reschedules need no IPI), or -1. */
   int contextCpu = -1;
@@ -159,6 +171,8 @@ final class Scheduler {
     this.tickRunning = CpuMasks.mutable(nrCpuIds);
     this.tickSnapshot = CpuMasks.mutable(nrCpuIds);
     this.skewTickStepNs = sim.options.skewTick() ? tickTime(1) / 2 / nrCpuIds : 0;
+    this.wakeupRaceWindowNs = sim.options.wakeupRaceWindowNs();
+    java.util.Arrays.fill(claimCpu, -1);
   }
 
   private static int ilog2(int value) {
@@ -1144,7 +1158,17 @@ final class Scheduler {
    */
   private void tryToWakeUp(Task task, int wakingCpu, Task waker, int wakeFlags) {
     int prev = task.cpu;
+    boolean racing = wakeupRaceWindowNs > 0;
+    if (racing) {
+      hideUnseenClaims(wakingCpu);
+    }
     int cpu = sim.placement.selectTaskRq(task, prev, wakingCpu, wakeFlags, waker);
+    if (racing) {
+      sim.state.showClaims();
+      if (sim.state.isIdle(cpu)) {
+        recordClaim(cpu, wakingCpu);
+      }
+    }
     if (cpu != prev) {
       migrateBlockedAverages(task, rqs[prev]);
       setTaskCpu(task, cpu);
@@ -1169,6 +1193,31 @@ final class Scheduler {
     CpuRunqueue rq = rqs[cpu];
     enqueue(rq, task, false);
     wakeupPreempt(rq, task);
+  }
+
+  /**
+   * Shows the wakeup about to be placed on {@code wakingCpu} as idle every CPU that a wakeup from
+   * another CPU claimed (queued a task on while it was idle) less than the race window ago and
+   * that is not idle now: that wakeup's {@code ttwu_pending} write came after this one's scan
+   * read the CPU ({@link EngineOptions#wakeupRaceWindowNs()}).
+   */
+  private void hideUnseenClaims(int wakingCpu) {
+    long now = now();
+    for (int i = 0; i < CLAIMS; i++) {
+      int cpu = claimCpu[i];
+      if (cpu >= 0 && claimWaker[i] != wakingCpu && now - claimNs[i] < wakeupRaceWindowNs
+          && !sim.state.isIdle(cpu)) {
+        sim.state.hideClaim(cpu);
+      }
+    }
+  }
+
+  /** Remembers that {@code wakingCpu}'s wakeup claimed idle CPU {@code cpu} now. */
+  private void recordClaim(int cpu, int wakingCpu) {
+    claimCpu[claimNext] = cpu;
+    claimWaker[claimNext] = wakingCpu;
+    claimNs[claimNext] = now();
+    claimNext = (claimNext + 1) % CLAIMS;
   }
 
   /**

@@ -63,6 +63,13 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
               "chunk", "work per thread between barriers, as time alone on a full CPU", "2ms",
               1_000, 10_000_000_000L))
           .parameter(SpinThenBlockBarrier.spinParameter())
+          .parameter(ParameterSpec.ofInt(
+              "wake_fanout",
+              "how the barrier's sleepers are woken: 0 = the last arriver wakes them all, one"
+                  + " after another (libgomp: futex_wake on the generation word); k = a k-ary"
+                  + " wake tree, each woken thread waking k more (LLVM libomp's hyper barrier,"
+                  + " k = 4 by default there), so wakeups come from many CPUs at once",
+              0, 0, 64))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -84,7 +91,7 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
     return new Gemm(
         topology, context.machine(), affinity, threads, p.getString("placement").equals("pinned"),
-        p.getLong("chunk"), p.getLong("spin"));
+        p.getLong("chunk"), p.getLong("spin"), p.getInt("wake_fanout"));
   }
 
   private static final class Gemm implements Workload, SpinThenBlockBarrier.Phases {
@@ -99,14 +106,14 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
 
     Gemm(
         Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
-        long chunkNs, long spinNs) {
+        long chunkNs, long spinNs, int wakeFanout) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;
       this.threads = threads;
       this.pinned = pinned;
       this.chunkNs = chunkNs;
-      this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
+      this.barrier = new SpinThenBlockBarrier(threads, spinNs, this, wakeFanout);
     }
 
     @Override

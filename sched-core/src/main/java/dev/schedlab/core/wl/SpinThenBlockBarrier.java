@@ -66,8 +66,17 @@ final class SpinThenBlockBarrier {
   private final int parties;
   private final double spinWork;
   private final Phases phases;
+  /** 0: the releaser wakes every sleeper; k: the sleepers are woken as a k-ary tree. */
+  private final int wakeFanout;
   private final int[] sleepers;
+  /** The thread index of each entry of {@link #sleepers}. */
+  private final int[] sleeperThread;
   private int nrSleepers;
+  /** With a wake tree: the sleepers of the generation being released, in arrival order. */
+  private final int[] releasing;
+  private int nrReleasing;
+  /** With a wake tree: each thread's position in {@link #releasing}, or -1. */
+  private final int[] releasePos;
   /** Thread indices of the spinners; {@link #spinnerSlot} locates each for O(1) removal. */
   private final int[] spinners;
   private final int[] spinnerSlot;
@@ -86,12 +95,31 @@ final class SpinThenBlockBarrier {
    * @param phases the chunks and the counting
    */
   SpinThenBlockBarrier(int parties, double spinWork, Phases phases) {
+    this(parties, spinWork, phases, 0);
+  }
+
+  /**
+   * @param wakeFanout 0: the last arriver wakes every sleeper, as libgomp's {@code
+   *     futex_wake(INT_MAX)} does (one waker, one wakeup after another); k &gt; 0: a k-ary wake
+   *     tree, as LLVM's libomp releases its hyper barrier: the last arriver wakes the first k
+   *     sleepers (arrival order), and each woken sleeper, when it runs, wakes its k children, so
+   *     wakeups come from many CPUs at nearly the same time
+   */
+  SpinThenBlockBarrier(int parties, double spinWork, Phases phases, int wakeFanout) {
     if (parties < 1) {
       throw new IllegalArgumentException("a barrier needs at least one thread, not " + parties);
+    }
+    if (wakeFanout < 0) {
+      throw new IllegalArgumentException("wake fan-out " + wakeFanout + " is negative");
     }
     this.parties = parties;
     this.spinWork = spinWork;
     this.phases = phases;
+    this.wakeFanout = wakeFanout;
+    this.sleeperThread = new int[parties];
+    this.releasing = new int[parties];
+    this.releasePos = new int[parties];
+    java.util.Arrays.fill(releasePos, -1);
     this.sleepers = new int[parties];
     this.spinners = new int[parties];
     this.spinnerSlot = new int[parties];
@@ -139,8 +167,17 @@ final class SpinThenBlockBarrier {
   private void release(TaskControl control) {
     arrived = 0;
     long completed = generation++;
-    for (int i = 0; i < nrSleepers; i++) {
-      control.wake(sleepers[i]);
+    if (wakeFanout == 0) {
+      for (int i = 0; i < nrSleepers; i++) {
+        control.wake(sleepers[i]);
+      }
+    } else {
+      nrReleasing = nrSleepers;
+      for (int i = 0; i < nrSleepers; i++) {
+        releasing[i] = sleepers[i];
+        releasePos[sleeperThread[i]] = i;
+      }
+      wakeTreeChildren(control, -1);
     }
     nrSleepers = 0;
     for (int i = 0; i < nrSpinners; i++) {
@@ -148,6 +185,17 @@ final class SpinThenBlockBarrier {
     }
     nrSpinners = 0;
     phases.released(completed, control.nowNs());
+  }
+
+  /**
+   * Wakes the children of tree position {@code pos} (-1: the releaser, whose children are the
+   * first {@code wakeFanout} sleepers).
+   */
+  private void wakeTreeChildren(TaskControl control, int pos) {
+    int first = (pos + 1) * wakeFanout;
+    for (int c = first; c < first + wakeFanout && c < nrReleasing; c++) {
+      control.wake(releasing[c]);
+    }
   }
 
   /** One thread: compute, arrive, spin, sleep, leave. */
@@ -183,6 +231,10 @@ final class SpinThenBlockBarrier {
             // A spurious wakeup (see the class comment): wait on.
             control.block();
             return;
+          }
+          if (wakeFanout > 0 && releasePos[index] >= 0) {
+            wakeTreeChildren(control, releasePos[index]);
+            releasePos[index] = -1;
           }
           leave(control);
         }
@@ -226,6 +278,7 @@ final class SpinThenBlockBarrier {
     private void sleep(TaskControl control) {
       state = SLEEPING;
       sleeps++;
+      sleeperThread[nrSleepers] = index;
       sleepers[nrSleepers++] = control.taskId();
       control.block();
     }

@@ -73,6 +73,40 @@ final class GemmWorkloadProviderTest {
   }
 
   @Test
+  void barrier_wakeTree_releaserWakesTheFirstSleepersAndEachWokenOneItsChildren() {
+    IdealMachine machine = IdealMachine.shape("1n1l8c1t");
+    machine.start(provider,
+        Map.of("threads", "7", "chunk", "1ms", "spin", "0", "wake_fanout", "2"));
+    machine.setSpeed(6, 0.5);
+    machine.runUntil(2 * MS + 1);
+
+    // Threads 0-5 sleep at 1 ms in that order; thread 6 arrives at 2 ms. A binary wake tree over
+    // the sleepers in arrival order: 6 wakes 0 and 1, 0 wakes 2 and 3, 1 wakes 4 and 5.
+    assertThat(wokenBy(machine, 6)).containsExactly(0.0, 1.0);
+    assertThat(wokenBy(machine, 0)).containsExactly(2.0, 3.0);
+    assertThat(wokenBy(machine, 1)).containsExactly(4.0, 5.0);
+    for (int leaf = 2; leaf < 6; leaf++) {
+      assertThat(wokenBy(machine, leaf)).isEmpty();
+    }
+  }
+
+  @Test
+  void barrier_noWakeTree_lastArriverWakesEverySleeper() {
+    IdealMachine machine = IdealMachine.shape("1n1l8c1t");
+    machine.start(provider, Map.of("threads", "7", "chunk", "1ms", "spin", "0"));
+    machine.setSpeed(6, 0.5);
+    machine.runUntil(2 * MS + 1);
+
+    assertThat(wokenBy(machine, 6)).containsExactly(0.0, 1.0, 2.0, 3.0, 4.0, 5.0);
+    assertThat(wokenBy(machine, 0)).isEmpty();
+  }
+
+  /** The tasks {@code waker} woke up to now, in order (the thread indices are the task ids). */
+  private static java.util.List<Double> wokenBy(IdealMachine machine, int waker) {
+    return machine.steps(waker, "wake").stream().map(IdealMachine.Step::amount).toList();
+  }
+
+  @Test
   void barrier_waitLongerThanSpin_spinsOnceThenSleeps() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     var workload = machine.start(provider, Map.of("threads", "2", "chunk", "1ms", "spin", "100us"));
