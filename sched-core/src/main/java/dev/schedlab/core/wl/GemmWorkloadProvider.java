@@ -63,13 +63,7 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
               "chunk", "work per thread between barriers, as time alone on a full CPU", "2ms",
               1_000, 10_000_000_000L))
           .parameter(SpinThenBlockBarrier.spinParameter())
-          .parameter(ParameterSpec.ofInt(
-              "wake_fanout",
-              "how the barrier's sleepers are woken: 0 = the last arriver wakes them all, one"
-                  + " after another (libgomp: futex_wake on the generation word); k = a k-ary"
-                  + " wake tree, each woken thread waking k more (LLVM libomp's hyper barrier,"
-                  + " k = 4 by default there), so wakeups come from many CPUs at once",
-              0, 0, 64))
+          .parameter(SpinThenBlockBarrier.wakeFanoutParameter())
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */

@@ -39,6 +39,17 @@ final class SpinThenBlockBarrier {
         "50us", 0, 1_000_000_000L);
   }
 
+  /** The {@code wake_fanout} parameter of the workloads built on this barrier (default 0). */
+  static ParameterSpec wakeFanoutParameter() {
+    return ParameterSpec.ofInt(
+        "wake_fanout",
+        "how the barrier's sleepers are woken: 0 = the last arriver wakes them all, one after"
+            + " another (libgomp: futex_wake on the generation word); k = a k-ary wake tree,"
+            + " each woken thread waking k more (LLVM libomp's hyper barrier, k = 4 there by"
+            + " default), so wakeups come from many CPUs at once",
+        0, 0, 64);
+  }
+
   /** What each thread computes per generation, and what the workload counts. */
   interface Phases {
 

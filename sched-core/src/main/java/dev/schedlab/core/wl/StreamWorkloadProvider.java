@@ -97,6 +97,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
                   + " set it to the machine's thread_bandwidth_gbs (15 on most hw models)",
               15, 0.01, 10_000))
           .parameter(SpinThenBlockBarrier.spinParameter())
+          .parameter(SpinThenBlockBarrier.wakeFanoutParameter())
           .parameter(ParameterSpec.ofInt(
               "ntimes",
               "STREAM's NTIMES: 0 = the kernels repeat until the run ends (steady state, no"
@@ -137,7 +138,8 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     return new Stream(
         topology, context.machine(), affinity, threads, p.getString("placement").equals("pinned"),
         p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"), ntimes,
-        p.getLong("create_cost"), Disturbance.from(ID, p, topology, context.random()));
+        p.getLong("create_cost"), p.getInt("wake_fanout"),
+        Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Stream implements Workload, SpinThenBlockBarrier.Phases {
@@ -175,7 +177,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     Stream(
         Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
         long arrayElements, double bytesPerNs, long spinNs, int ntimes, long createCostNs,
-        Disturbance noise) {
+        int wakeFanout, Disturbance noise) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;
@@ -187,7 +189,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
       this.ntimes = ntimes;
       this.prelude = ntimes > 0 ? PRELUDE : 0;
       this.createWork = createCostNs;
-      this.barrier = new SpinThenBlockBarrier(threads, spinNs, this);
+      this.barrier = new SpinThenBlockBarrier(threads, spinNs, this, wakeFanout);
       this.noise = noise;
       Arrays.fill(bestNs, Long.MAX_VALUE);
     }
