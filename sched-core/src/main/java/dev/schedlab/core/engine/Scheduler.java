@@ -1203,10 +1203,14 @@ final class Scheduler {
    */
   private void hideUnseenClaims(int wakingCpu) {
     long now = now();
-    for (int i = 0; i < CLAIMS; i++) {
+    // The ring holds claims in time order: walk back from the newest while inside the window.
+    for (int k = 1, i = claimNext; k <= CLAIMS; k++) {
+      i = i == 0 ? CLAIMS - 1 : i - 1;
       int cpu = claimCpu[i];
-      if (cpu >= 0 && claimWaker[i] != wakingCpu && now - claimNs[i] < wakeupRaceWindowNs
-          && !sim.state.isIdle(cpu)) {
+      if (cpu < 0 || now - claimNs[i] >= wakeupRaceWindowNs) {
+        return;
+      }
+      if (claimWaker[i] != wakingCpu && !sim.state.isIdle(cpu)) {
         sim.state.hideClaim(cpu);
       }
     }
