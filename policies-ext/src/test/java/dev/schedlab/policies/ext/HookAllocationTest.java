@@ -18,6 +18,7 @@ import dev.schedlab.policies.ext.smtbuddy.SkipSmtAfterPushProvider;
 import dev.schedlab.policies.ext.smtbuddy.SmtBuddyPushProvider;
 import dev.schedlab.policies.ext.wake.BurstThresholdProvider;
 import dev.schedlab.policies.ext.wake.RqDepthDistributeProvider;
+import dev.schedlab.policies.ext.wake.StableIdleCoreProvider;
 import dev.schedlab.spi.BalancePass;
 import dev.schedlab.spi.BalancePassProvider;
 import dev.schedlab.spi.IlbSelector;
@@ -119,6 +120,10 @@ final class HookAllocationTest {
     FakeTask task = new FakeTask(1, 0, CpuMasks.full(CPUS));
     WakeupPolicy burst = wakeup(new BurstThresholdProvider());
     WakeupPolicy depth = wakeup(new RqDepthDistributeProvider());
+    StableIdleCoreProvider stableProvider = new StableIdleCoreProvider();
+    WakeupPolicy stable = stableProvider.create(FakePolicyContext.of(stableProvider, MACHINE,
+        state.cores(MACHINE), java.util.Map.of(StableIdleCoreProvider.ASYM_ONLY, "false")));
+    int idleSecondSibling = 13; // core {12, 13} of the adjacent numbering, both idle
 
     long bytes =
         allocatedBytes(
@@ -127,6 +132,7 @@ final class HookAllocationTest {
                 burst.selectFinal(task, 0, 0, context);
                 depth.onPeriodicBalance(0, state);
                 depth.selectFinal(task, 0, 0, context);
+                stable.selectFinal(task, idleSecondSibling, idleSecondSibling, context);
               }
             });
 

@@ -32,7 +32,8 @@ final class PluginDiscoveryTest {
           "ext.smt-buddy.skip-smt-after-push");
   private static final List<String> ILB_SELECTORS = List.of("ext.ilb.round-robin");
   private static final List<String> WAKEUP_POLICIES =
-      List.of("ext.wake.burst-threshold", "ext.wake.rq-depth-distribute");
+      List.of("ext.wake.burst-threshold", "ext.wake.rq-depth-distribute",
+          "ext.wake.stable-idle-core");
 
   private final PluginRegistry registry = PluginRegistry.load();
 
@@ -80,6 +81,7 @@ final class PluginDiscoveryTest {
             "ext.smt-buddy.skip-smt-after-push",
             "ext.wake.burst-threshold",
             "ext.wake.rq-depth-distribute",
+            "ext.wake.stable-idle-core",
             "ext.ilb.round-robin",
             "profile.smt-buddy-assist");
   }

@@ -4,6 +4,7 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.topology.Topology;
 import java.util.Arrays;
 
 /**
@@ -19,6 +20,7 @@ public final class FakeCpuState implements CpuStateView {
   private final boolean[] active;
   private final MutableCpuMask nohzIdle;
   private final MutableCpuMask idle;
+  private Topology topology;
   private long nowNs;
 
   /** {@code nrCpuIds} active, idle CPUs with an empty NOHZ idle mask. */
@@ -73,9 +75,25 @@ public final class FakeCpuState implements CpuStateView {
     return nrRunning[cpu] == 0;
   }
 
+  /** Gives the state SMT cores, for {@link #isCoreIdle}: those of {@code value}. */
+  public FakeCpuState cores(Topology value) {
+    this.topology = value;
+    return this;
+  }
+
+  /** Every SMT sibling of {@code cpu} idle; needs {@link #cores}. */
   @Override
   public boolean isCoreIdle(int cpu) {
-    throw new UnsupportedOperationException("no policy under test reads core idleness");
+    if (topology == null) {
+      throw new UnsupportedOperationException("give the fake its cores first (cores(topology))");
+    }
+    CpuMask smt = topology.smtSiblings(cpu);
+    for (int s = smt.first(); s != CpuMask.NO_CPU; s = smt.next(s)) {
+      if (!isIdle(s)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
