@@ -63,11 +63,21 @@ final class IdleCoreIlbIT {
   private static final long MS = 1_000_000;
 
   private static SimulationResult run(String profile, boolean mainlineRules) {
+    return run(profile, Map.of(), BalancerOptions.defaults().withMainlineDeltas(mainlineRules),
+        EngineOptions.defaults());
+  }
+
+  /** Mainline rules, the barrier woken as a 4-ary tree, a 5 µs wakeup race window. */
+  private static SimulationResult racing(String profile) {
+    return run(profile, Map.of("wake_fanout", "4"), BalancerOptions.defaults(),
+        EngineOptions.defaults().withWakeupRaceWindowNs(5_000));
+  }
+
+  private static SimulationResult run(
+      String profile, Map<String, String> gemm, BalancerOptions balancer, EngineOptions engine) {
     HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
-    return Scenarios.run(
-        vera, "wl.gemm", Map.of(), Scenarios.profile(profile), 1_000 * MS, 1,
-        SimulationListener.NONE,
-        BalancerOptions.defaults().withMainlineDeltas(mainlineRules));
+    return Scenarios.run(vera, "wl.gemm", gemm, Scenarios.profile(profile), 1_000 * MS, 1,
+        SimulationListener.NONE, balancer, engine);
   }
 
   @Test
@@ -90,14 +100,6 @@ final class IdleCoreIlbIT {
     assertThat(firstIdle.smtContention()).isGreaterThanOrEqualTo(20);
     assertThat(idleCore.wakeupMigrations()).isZero();
     assertThat(idleCore.workload().value()).isGreaterThan(1.3 * firstIdle.workload().value());
-  }
-
-  private static SimulationResult racing(String profile) {
-    HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
-    return Scenarios.run(
-        vera, "wl.gemm", Map.of("wake_fanout", "4"), Scenarios.profile(profile), 1_000 * MS, 1,
-        SimulationListener.NONE, BalancerOptions.defaults(),
-        EngineOptions.defaults().withWakeupRaceWindowNs(5_000));
   }
 
   @Test

@@ -78,24 +78,13 @@ final class Scenarios {
       long seed,
       SimulationListener listener) {
     return run(hardware, workload, workloadParams, plugins, durationNs, seed, listener,
-        BalancerOptions.defaults());
+        BalancerOptions.defaults(), EngineOptions.defaults());
   }
 
-  /** As above, with the balancer's options (e.g. Linux 7.1.5 rules instead of mainline). */
-  static SimulationResult run(
-      HardwareModel hardware,
-      String workload,
-      Map<String, String> workloadParams,
-      List<PluginRef> plugins,
-      long durationNs,
-      long seed,
-      SimulationListener listener,
-      BalancerOptions balancer) {
-    return run(hardware, workload, workloadParams, plugins, durationNs, seed, listener, balancer,
-        EngineOptions.defaults());
-  }
-
-  /** As above, with the engine's options too (e.g. a wakeup race window). */
+  /**
+   * As above, with the balancer's options (e.g. Linux 7.1.5 rules instead of mainline) and the
+   * engine's (e.g. a wakeup race window).
+   */
   static SimulationResult run(
       HardwareModel hardware,
       String workload,

@@ -33,12 +33,7 @@ public final class FirstIdleIlbSelector implements IlbSelector {
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
     int words = nohzIdleMask.wordCount();
     CpuMask idle = state.idleMask();
-    if (housekeeping.nrCpuIds() != nohzIdleMask.nrCpuIds()
-        || idle.nrCpuIds() != nohzIdleMask.nrCpuIds()) {
-      throw new IllegalArgumentException(
-          "mask widths differ: " + nohzIdleMask.nrCpuIds() + ", " + housekeeping.nrCpuIds()
-              + ", " + idle.nrCpuIds());
-    }
+    IlbSelector.requireSameWidth(nohzIdleMask, housekeeping, idle);
     int kickerWord = thisCpu >= 0 ? thisCpu >>> 6 : -1;
     long notKicker = ~(1L << thisCpu);
     int examined = 0;

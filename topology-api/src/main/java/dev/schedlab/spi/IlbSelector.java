@@ -23,4 +23,18 @@ public interface IlbSelector {
 
   /** How many CPUs the last {@link #findNewIlb} call examined (the selection's own cost). */
   int lastExamined();
+
+  /**
+   * Checks that the three masks a selector reads word by word have one width; returns it.
+   *
+   * @throws IllegalArgumentException naming the three widths when they differ
+   */
+  static int requireSameWidth(CpuMask nohzIdleMask, CpuMask housekeeping, CpuMask idle) {
+    int nr = nohzIdleMask.nrCpuIds();
+    if (housekeeping.nrCpuIds() != nr || idle.nrCpuIds() != nr) {
+      throw new IllegalArgumentException(
+          "mask widths differ: " + nr + ", " + housekeeping.nrCpuIds() + ", " + idle.nrCpuIds());
+    }
+    return nr;
+  }
 }

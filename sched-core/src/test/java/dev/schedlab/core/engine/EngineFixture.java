@@ -55,6 +55,15 @@ final class EngineFixture {
     return this;
   }
 
+  /** Two spinning nice-0 tasks, "a" then "b", both pinned to {@code cpu}, as the workload. */
+  EngineFixture twoHogs(int cpu) {
+    int nrCpuIds = hardware.topology().nrCpuIds();
+    return tasks(host -> {
+      host.spawn(pinned("a", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
+      host.spawn(pinned("b", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
+    });
+  }
+
   EngineFixture ilb(IlbSelectorProvider provider) {
     this.ilb = PolicyBinding.withDefaults(provider);
     return this;

@@ -41,13 +41,7 @@ final class ExecStartTest {
   @Test
   void preemptedTask_execStartIsThePreemption_notTheStartOfItsSlice() {
     // Two hogs share CPU 0; whenever one waits, it stopped running when the other started.
-    Simulation sim =
-        EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 2, 0), ScriptedWorkload.spin(), 0);
-            })
-            .build();
+    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     long step = 10_000;
     long lastSwitchNs = -1;
     int current = -1;
@@ -71,13 +65,7 @@ final class ExecStartTest {
 
   @Test
   void newTask_isNotCacheHotBeforeItRuns() {
-    Simulation sim =
-        EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 2, 0), ScriptedWorkload.spin(), 0);
-            })
-            .build();
+    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     sim.advanceTo(100_000);
     Task waiting = sim.task(sim.rq(0).curr.id == 0 ? 1 : 0);
     assertThat(waiting.state).isEqualTo(TaskState.QUEUED);

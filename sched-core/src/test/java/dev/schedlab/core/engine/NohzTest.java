@@ -91,13 +91,7 @@ final class NohzTest {
 
   @Test
   void kick_busyCpuWithTwoTasks_kicksBalanceToFirstIdleCpu() {
-    Simulation sim =
-        EngineFixture.on("1n1l4c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);
-              host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 2);
-            })
-            .build();
+    Simulation sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
     sim.advanceTo(MS + MS / 2);
     assertThat(sim.stats.kickBalance).isEqualTo(1);
     assertThat(sim.stats.ilbChosen[0]).isEqualTo(1);
@@ -159,10 +153,7 @@ final class NohzTest {
             // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
             // records, each CPU it visits.
             .options(BOOT_STAMPS)
-            .tasks(host -> {
-              host.spawn(pinned("a", 8, 3), ScriptedWorkload.spin(), 3);
-              host.spawn(pinned("b", 8, 3), ScriptedWorkload.spin(), 3);
-            })
+            .twoHogs(3)
             .build();
     sim.advanceTo(MS + MS / 2);
     assertThat(sim.stats.ilbRuns).isEqualTo(1);
@@ -179,10 +170,7 @@ final class NohzTest {
             // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
             // records, each CPU it visits.
             .options(BOOT_STAMPS)
-            .tasks(host -> {
-              host.spawn(pinned("a", 8, 7), ScriptedWorkload.spin(), 7);
-              host.spawn(pinned("b", 8, 7), ScriptedWorkload.spin(), 7);
-            })
+            .twoHogs(7)
             .build();
     sim.advanceTo(MS + MS / 2);
     // CPU 5 is the timekeeper: it keeps its tick while idle, so it balances for itself at the
@@ -195,10 +183,7 @@ final class NohzTest {
   void ilbChoice_neverANohzFullCpu() {
     Simulation sim =
         EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-3"))
-            .tasks(host -> {
-              host.spawn(pinned("a", 8, 5), ScriptedWorkload.spin(), 5);
-              host.spawn(pinned("b", 8, 5), ScriptedWorkload.spin(), 5);
-            })
+            .twoHogs(5)
             .build();
     sim.advanceTo(300 * MS);
     assertThat(sim.stats.ilbChoices).isPositive();
@@ -209,13 +194,7 @@ final class NohzTest {
 
   @Test
   void ilbPass_occupiesTheIlbForItsCost() {
-    Simulation sim =
-        EngineFixture.on("1n1l4c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);
-              host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 2);
-            })
-            .build();
+    Simulation sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
     // Kick at 1 ms, IPI latency 2 µs: the ILB (CPU 0) is busy right after.
     sim.advanceTo(MS + 2_000);
     assertThat(sim.rq(0).phase).isEqualTo(CpuPhase.IDLE_SOFTIRQ);
@@ -295,10 +274,7 @@ final class NohzTest {
   void isolatedCpu_hasNoDomains_neverRegistersBalancesOrKicks() {
     Simulation sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "isolcpus=domain,3"))
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 3), ScriptedWorkload.spin(), 3);
-              host.spawn(pinned("b", 4, 3), ScriptedWorkload.spin(), 3);
-            })
+            .twoHogs(3)
             .build();
     sim.advanceTo(200 * MS);
     assertThat(sim.domains.domains(3)).isEmpty();

@@ -57,13 +57,7 @@ final class SchedulerTest {
 
   @Test
   void twoEqualTasksOnOneCpu_shareItEvenly() {
-    Simulation sim =
-        EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 2, 0), ScriptedWorkload.spin(), 0);
-            })
-            .build();
+    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     sim.advanceTo(1000 * MS);
     double a = sim.task(0).sumExecNs;
     double b = sim.task(1).sumExecNs;
@@ -156,10 +150,7 @@ final class SchedulerTest {
     Simulation sim =
         EngineFixture.on("1n1l2c1t")
             .duration(100 * MS)
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 2, 0), ScriptedWorkload.spin(), 0);
-            })
+            .twoHogs(0)
             .build();
     var result = sim.run();
     assertThat((double) result.wastedCoreNs()).isCloseTo(100.0 * MS, within(0.1 * MS));

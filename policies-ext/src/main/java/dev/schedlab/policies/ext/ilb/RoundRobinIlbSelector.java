@@ -34,12 +34,8 @@ public final class RoundRobinIlbSelector implements IlbSelector {
   @Override
   public int findNewIlb(
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
-    int nr = nohzIdleMask.nrCpuIds();
     CpuMask idle = state.idleMask();
-    if (housekeeping.nrCpuIds() != nr || idle.nrCpuIds() != nr) {
-      throw new IllegalArgumentException(
-          "mask widths differ: " + nr + ", " + housekeeping.nrCpuIds() + ", " + idle.nrCpuIds());
-    }
+    int nr = IlbSelector.requireSameWidth(nohzIdleMask, housekeeping, idle);
     // for_each_cpu_wrap() from ilb_cpu_last + 1; a start at nr_cpu_ids wraps to 0.
     int start = ilbCpuLast + 1 >= nr ? 0 : ilbCpuLast + 1;
     lastExamined = 0;
