@@ -56,7 +56,7 @@ final class SchedIdleBuildIT {
   }
 
   /** {@code mainline-7.3} with the wakee rule from before the fix. */
-  private static List<PluginRef> oldWakeeRule() {
+  static List<PluginRef> oldWakeeRule() {
     return Scenarios.profile("mainline-7.3").stream()
         .map(ref -> ref.id().equals("fair.wake.sched-idle-aware")
             ? PluginRef.of("fair.wake.sched-idle-any") : ref)

@@ -28,7 +28,11 @@ import org.HdrHistogram.Histogram;
  * every posted worker, stamping the time, then sleeps. A woken worker records its wakeup latency
  * (stamp to running again), sleeps {@code sleep} ("simulated networking"), runs {@code
  * request_work} and records its request latency (start of the sleep to end of the work), then posts
- * again. Latencies before {@code warmup} are not recorded.
+ * again. Latencies before {@code warmup} are not recorded. Message threads and workers share {@code
+ * policy}: {@code idle} runs the benchmark under SCHED_IDLE ({@code chrt -i 0 schbench}), so that
+ * every wakee is an idle-policy task and {@code choose_sched_idle_rq()} decides whether a CPU
+ * running only SCHED_IDLE work counts as idle for it. That is one reading of the SCHED_IDLE-wakee
+ * thread's schbench runs on Altra; the digest does not say which tasks ran under SCHED_IDLE there.
  *
  * <p>Metric {@code p99_wakeup_latency} in µs (lower is better); extras: wakeup and request latency
  * p50/p99/p99.9 in µs, requests/s after the warm-up.
@@ -63,6 +67,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
           .parameter(ParameterSpec.ofDuration(
               "warmup", "latencies and requests before this time are not counted", "0", 0,
               1_000_000_000_000L))
+          .parameter(WorkloadCpus.policyParameter("message threads and workers"))
           .parameter(WorkloadCpus.affinityParameter("message threads and workers"))
           .build();
 
@@ -88,7 +93,8 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
     }
     return new Schbench(
         topology, affinity, p.getInt("message_threads"), p.getInt("workers"),
-        p.getLong("request_work"), p.getLong("sleep"), p.getLong("warmup"));
+        p.getLong("request_work"), p.getLong("sleep"), p.getLong("warmup"),
+        WorkloadCpus.policy(p.getString("policy")));
   }
 
   private static final class Schbench implements Workload {
@@ -99,6 +105,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
     private final double requestWork;
     private final long sleepNs;
     private final long warmupNs;
+    private final SchedPolicy policy;
 
     // Per message thread m: its task, whether it sleeps, and the workers posted to it.
     private final int[] messageTask;
@@ -116,7 +123,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
 
     Schbench(
         Topology topology, CpuMask affinity, int messageThreads, int workers, double requestWork,
-        long sleepNs, long warmupNs) {
+        long sleepNs, long warmupNs, SchedPolicy policy) {
       this.topology = topology;
       this.affinity = affinity;
       this.messageThreads = messageThreads;
@@ -124,6 +131,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
       this.requestWork = requestWork;
       this.sleepNs = sleepNs;
       this.warmupNs = warmupNs;
+      this.policy = policy;
       this.messageTask = new int[messageThreads];
       this.messageSleeping = new boolean[messageThreads];
       this.posted = new int[messageThreads][workers];
@@ -139,12 +147,12 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
       for (int m = 0; m < messageThreads; m++) {
         int parentCpu = order[m % order.length];
         messageTask[m] = host.spawn(
-            new TaskSpec("schbench/msg/" + m, SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+            new TaskSpec("schbench/msg/" + m, policy, 0, affinity, WorkClass.COMPUTE),
             new MessageThread(m), parentCpu);
         for (int i = 0; i < workers; i++) {
           int w = m * workers + i;
           workerTask[w] = host.spawn(
-              new TaskSpec("schbench/worker/" + w, SchedPolicy.NORMAL, 0, affinity,
+              new TaskSpec("schbench/worker/" + w, policy, 0, affinity,
                   WorkClass.COMPUTE),
               new Worker(m, w), parentCpu);
         }

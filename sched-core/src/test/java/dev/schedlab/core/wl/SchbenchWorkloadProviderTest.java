@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.schedlab.spi.WorkloadResult;
+import dev.schedlab.spi.view.SchedPolicy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,19 @@ final class SchbenchWorkloadProviderTest {
     assertThat(machine.tasks()).extracting(t -> t.spec().name()).containsExactly(
         "schbench/msg/0", "schbench/worker/0", "schbench/worker/1", "schbench/worker/2",
         "schbench/msg/1", "schbench/worker/3", "schbench/worker/4", "schbench/worker/5");
+  }
+
+  @Test
+  void start_defaultPolicy_isNormal_idlePolicy_appliesToMessageThreadsAndWorkers() {
+    IdealMachine normal = IdealMachine.shape("1n1l4c1t");
+    normal.start(provider, Map.of("message_threads", "1", "workers", "2"));
+    IdealMachine idle = IdealMachine.shape("1n1l4c1t");
+    idle.start(provider, Map.of("message_threads", "2", "workers", "2", "policy", "idle"));
+
+    assertThat(normal.tasks()).allSatisfy(
+        t -> assertThat(t.spec().policy()).isEqualTo(SchedPolicy.NORMAL));
+    assertThat(idle.tasks()).hasSize(6).allSatisfy(
+        t -> assertThat(t.spec().policy()).isEqualTo(SchedPolicy.IDLE));
   }
 
   @Test
