@@ -44,7 +44,29 @@ final class Metrics {
       new Row("overhead_pct", "balancing overhead (% of CPU time)", false),
       new Row("sim_seconds_per_wall_second", "engine: simulated s per wall s", null));
 
+  /** Keys of a workload's own figures start with this. */
+  static final String WORKLOAD_PREFIX = "workload_";
+
+  /** Keys of plugin counters start with this. */
+  static final String PLUGIN_PREFIX = "plugin_";
+
+  /** The numeric keys of {@link #of} other than the workload's and plugins' own, in order. */
+  static final List<String> NUMBERS = List.of(
+      "throughput", "smt_contention", "smt_no_contention", "ilb_kicks", "ilb_kick_calls",
+      "ilb_kicks_pending", "ilb_no_idle_cpu", "ilb_busy_sibling_choices", "ilb_cpus_examined",
+      "ilb_runs", "ilb_duration_mean_us", "softirq", "softirq_per_s", "lb_attempts",
+      "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained", "migrations",
+      "wakeup_migrations", "wakeup_latency_p50_us", "wakeup_latency_p99_us",
+      "rq_lock_hold_mean_us", "wasted_core_ms", "busy_pct", "overhead_pct", "tasks", "events",
+      "events_per_s", "sim_seconds_per_wall_second");
+
   private Metrics() {}
+
+  /** Whether {@code key} names a workload figure or plugin counter ({@code workload_x}, ...). */
+  static boolean isPrefixed(String key) {
+    return key.startsWith(WORKLOAD_PREFIX) && key.length() > WORKLOAD_PREFIX.length()
+        || key.startsWith(PLUGIN_PREFIX) && key.length() > PLUGIN_PREFIX.length();
+  }
 
   /** Every metric of {@code r}, keyed as in the JSON report. */
   static Map<String, Object> of(SimulationResult r) {
@@ -99,10 +121,10 @@ final class Metrics {
     m.put("overhead_pct", cpuNs == 0 ? 0 : 100.0 * overhead / cpuNs);
     m.put("tasks", r.tasksCreated());
     for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
-      m.put("workload_" + e.getKey(), e.getValue());
+      m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
     }
     for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
-      m.put("plugin_" + e.getKey(), e.getValue());
+      m.put(PLUGIN_PREFIX + e.getKey(), e.getValue());
     }
     m.put("events", r.performance().eventsProcessed());
     m.put("events_per_s", r.performance().eventsPerSecond());

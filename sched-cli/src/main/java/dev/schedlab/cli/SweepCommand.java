@@ -25,7 +25,10 @@ import picocli.CommandLine.Option;
  * key=...} and {@code -E key=...} sweep a machine parameter or an engine setting the same way
  * (sensitivity studies: {@code -M smt_corun_compute=0.6,0.8}, {@code -E
  * ilb_visit_cost=100ns,1us,3us}); their CSV columns are {@code M.key} and {@code E.key}. Each
- * point's scenario is resolved, and so checked, before anything runs.
+ * point's scenario is resolved, and so checked, before anything runs. {@code --metric key,...}
+ * summarises more figures than {@link #METRICS}, by their key in {@code run --format csv}: a
+ * workload's own figures ({@code workload_wakeup_p999_us}), plugin counters ({@code plugin_...})
+ * or any other run metric ({@code ilb_duration_mean_us}).
  */
 @Command(
     name = "sweep",
@@ -64,6 +67,11 @@ final class SweepCommand implements Callable<Integer> {
       description = "seeds to run each point with (default ${DEFAULT-VALUE})")
   String seeds;
 
+  @Option(names = "--metric", split = ",", paramLabel = "KEY",
+      description = "also summarise these figures, by their key in `run --format csv`, e.g."
+          + " workload_wakeup_p999_us or ilb_duration_mean_us; repeatable")
+  List<String> extraMetrics = new ArrayList<>();
+
   @Option(names = "--threads", paramLabel = "N",
       description = "simulations at once (default: every core)")
   Integer threads;
@@ -81,6 +89,7 @@ final class SweepCommand implements Callable<Integer> {
       throw new BadInputException("--threads " + parallel + ": must be at least 1");
     }
     List<Variant> parsed = Variant.parseAll(variants, registry);
+    List<String> metrics = metrics(extraMetrics);
     WorkloadProvider workload =
         PluginArguments.require(registry, scenario.workload, WorkloadProvider.class);
     HardwareModelProvider machine =
@@ -115,14 +124,67 @@ final class SweepCommand implements Callable<Integer> {
     boolean progress = cli.interactive() && !scenario.quiet;
     List<Runner.Outcome> outcomes = Runner.run(cli, registry, resolved, specs, parallel,
         Runner.Record.NONE, progress);
-    cli.out().print(csv(resolved, grid, points, parsed, seedList.size(), outcomes));
+    requireReported(metrics, outcomes);
+    cli.out().print(
+        csv(resolved, grid, points, parsed, seedList.size(), outcomes, metrics));
     return 0;
+  }
+
+  /**
+   * {@link #METRICS} followed by the {@code --metric} keys not among them.
+   *
+   * @throws BadInputException for a key that no run can report: not a run metric and not a
+   *     workload figure or plugin counter
+   */
+  static List<String> metrics(List<String> extra) {
+    List<String> metrics = new ArrayList<>(METRICS);
+    for (String key : extra) {
+      String k = key.trim();
+      boolean deferred = Metrics.isPrefixed(k);
+      if (!deferred && !Metrics.NUMBERS.contains(k)) {
+        throw new BadInputException("--metric " + k + ": unknown; allowed: "
+            + String.join(", ", Metrics.NUMBERS) + ", or workload_<figure> and plugin_<counter>"
+            + " as `run --format csv` prints them");
+      }
+      if (!metrics.contains(k)) {
+        metrics.add(k);
+      }
+    }
+    return metrics;
+  }
+
+  /**
+   * Checks, before anything is printed, that every workload figure and plugin counter asked for
+   * was reported by at least one run.
+   */
+  static void requireReported(List<String> metrics, List<Runner.Outcome> outcomes) {
+    for (String key : metrics) {
+      if (Metrics.NUMBERS.contains(key)) {
+        continue;
+      }
+      List<String> reported = new ArrayList<>();
+      boolean found = false;
+      for (Runner.Outcome o : outcomes) {
+        Map<String, Object> m = Metrics.of(o.result());
+        found |= m.containsKey(key);
+        for (String k : m.keySet()) {
+          if (Metrics.isPrefixed(k) && !reported.contains(k)) {
+            reported.add(k);
+          }
+        }
+      }
+      if (!found) {
+        throw new BadInputException("--metric " + key + ": no run reported it; reported: "
+            + (reported.isEmpty() ? "none" : String.join(", ", reported)));
+      }
+    }
   }
 
   /** Summary rows: one per grid point, variant and metric. */
   static String csv(
       Scenario scenario, Map<String, List<String>> grid, List<Map<String, String>> points,
-      List<Variant> variants, int seedCount, List<Runner.Outcome> outcomes) {
+      List<Variant> variants, int seedCount, List<Runner.Outcome> outcomes,
+      List<String> metrics) {
     List<String> varying = new ArrayList<>();
     for (Map.Entry<String, List<String>> e : grid.entrySet()) {
       if (e.getValue().size() > 1) {
@@ -144,10 +206,10 @@ final class SweepCommand implements Callable<Integer> {
           runs.add(Metrics.of(outcomes.get(index++).result()));
         }
         Map<String, Summary> summaries = new LinkedHashMap<>();
-        for (String metric : METRICS) {
+        for (String metric : metrics) {
           summaries.put(metric, Summary.of(runs, metric));
         }
-        for (String metric : METRICS) {
+        for (String metric : metrics) {
           Summary s = summaries.get(metric);
           List<String> cells = new ArrayList<>(List.of(scenario.machineId(),
               scenario.workload().id(), v.name()));

@@ -123,6 +123,55 @@ final class SweepCommandTest {
     Invocation.of(args).assertBadInput("workers=0");
   }
 
+  @Test
+  void metricOption_addsWorkloadFiguresAndRunMetricsAfterTheDefaults() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--metric", "workload_wakeup_p999_us,ilb_runs", "--metric",
+        "busy_pct"));
+    List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
+    int perVariant = SweepCommand.METRICS.size() + 2;
+    assertThat(rows).hasSize(1 + 2 * perVariant);
+    assertThat(rows.subList(1, 1 + perVariant)).extracting(r -> r.get(3))
+        .endsWith("workload_wakeup_p999_us", "ilb_runs");
+    List<String> p999 = rows.stream()
+        .filter(r -> r.get(3).equals("workload_wakeup_p999_us")).map(r -> r.get(5)).toList();
+    // Every seed ran schbench, so each mean is a latency, not the blank of a missing figure.
+    assertThat(p999).hasSize(2).allSatisfy(v -> assertThat(Double.parseDouble(v)).isPositive());
+  }
+
+  @Test
+  void metricOption_unknownRunMetric_refusedBeforeRunning() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--metric", "ilb_runz"));
+    Invocation.of(args).assertBadInput("--metric ilb_runz", "ilb_runs", "workload_<figure>");
+  }
+
+  @Test
+  void metricOption_figureNoRunReported_oneLineNamingTheReportedOnes_nothingPrinted() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--metric", "workload_nonsense", "--seeds", "1"));
+    Invocation run = Invocation.of(args).assertBadInput(
+        "--metric workload_nonsense", "workload_wakeup_p999_us");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void metricNumbers_areTheNumericKeysOfARunOtherThanWorkloadAndPluginFigures() {
+    Map<String, Object> json = JsonParser.object(Invocation.of(
+        "run", "--machine", "hw.shape", "-M", "shape=1n1l4c2t", "--workload", "wl.schbench",
+        "--duration", "5ms", "--format", "json").assertOk().out());
+    Map<String, Object> metrics = (Map<String, Object>)
+        ((List<Map<String, Object>>) json.get("variants")).get(0).get("metrics");
+    List<String> numeric = metrics.entrySet().stream()
+        .filter(e -> e.getValue() instanceof Number && !Metrics.isPrefixed(e.getKey()))
+        // The report adds the scenario's HZ and CPU count beside the run's metrics.
+        .filter(e -> !e.getKey().equals("hz") && !e.getKey().equals("cpus"))
+        .map(Map.Entry::getKey)
+        .toList();
+    assertThat(numeric).containsExactlyElementsOf(Metrics.NUMBERS);
+  }
+
   private static List<List<String>> csv(String text) {
     List<List<String>> rows = new ArrayList<>();
     for (String line : text.lines().toList()) {
