@@ -3,6 +3,7 @@ package dev.schedlab.cli;
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.balance.LbStats;
 import dev.schedlab.core.stats.Log2Histogram;
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.view.IdleType;
 import java.util.ArrayList;
@@ -56,6 +57,7 @@ final class ComparisonReport {
     }
     out.append('\n').append(metricTable());
     out.append('\n').append(schedstatTable());
+    out.append('\n').append(placementTable());
     out.append('\n').append(histograms());
     return out.toString();
   }
@@ -145,6 +147,26 @@ final class ComparisonReport {
       out.append(table.render());
     }
     return out.toString();
+  }
+
+  /**
+   * Forks and wakeups by the step of {@code select_task_rq()} that chose their CPU, as counts in
+   * the run; paths no variant took are left out.
+   */
+  private String placementTable() {
+    TextTable table = new TextTable(1);
+    table.row(header("task placement by path (forks and wakeups)"));
+    for (PlacementPath path : PlacementPath.ALL) {
+      String key = Metrics.PLACEMENT_PREFIX + path.key();
+      boolean taken = false;
+      for (Map<String, Object> m : metrics) {
+        taken |= Metrics.number(m, key) != 0;
+      }
+      if (taken) {
+        table.row(values(path.label(), key));
+      }
+    }
+    return table.render();
   }
 
   private List<String> levelNames() {

@@ -2,7 +2,9 @@ package dev.schedlab.cli;
 
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.stats.CpuTime;
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,15 +52,26 @@ final class Metrics {
   /** Keys of plugin counters start with this. */
   static final String PLUGIN_PREFIX = "plugin_";
 
+  /** Keys of placement counts ({@link PlacementPath}) start with this. */
+  static final String PLACEMENT_PREFIX = "placement_";
+
   /** The numeric keys of {@link #of} other than the workload's and plugins' own, in order. */
-  static final List<String> NUMBERS = List.of(
-      "throughput", "smt_contention", "smt_no_contention", "ilb_kicks", "ilb_kick_calls",
-      "ilb_kicks_pending", "ilb_no_idle_cpu", "ilb_busy_sibling_choices", "ilb_cpus_examined",
-      "ilb_runs", "ilb_duration_mean_us", "softirq", "softirq_per_s", "lb_attempts",
-      "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained", "migrations",
-      "wakeup_migrations", "wakeup_latency_p50_us", "wakeup_latency_p99_us",
-      "rq_lock_hold_mean_us", "wasted_core_ms", "busy_pct", "overhead_pct", "tasks", "events",
-      "events_per_s", "sim_seconds_per_wall_second");
+  static final List<String> NUMBERS = numbers();
+
+  private static List<String> numbers() {
+    List<String> keys = new ArrayList<>(List.of(
+        "throughput", "smt_contention", "smt_no_contention", "ilb_kicks", "ilb_kick_calls",
+        "ilb_kicks_pending", "ilb_no_idle_cpu", "ilb_busy_sibling_choices", "ilb_cpus_examined",
+        "ilb_runs", "ilb_duration_mean_us", "softirq", "softirq_per_s", "lb_attempts",
+        "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained", "migrations",
+        "wakeup_migrations", "wakeup_latency_p50_us", "wakeup_latency_p99_us"));
+    for (PlacementPath path : PlacementPath.ALL) {
+      keys.add(PLACEMENT_PREFIX + path.key());
+    }
+    keys.addAll(List.of("rq_lock_hold_mean_us", "wasted_core_ms", "busy_pct", "overhead_pct",
+        "tasks", "events", "events_per_s", "sim_seconds_per_wall_second"));
+    return List.copyOf(keys);
+  }
 
   private Metrics() {}
 
@@ -108,6 +121,9 @@ final class Metrics {
     m.put("wakeup_migrations", r.wakeupMigrations());
     m.put("wakeup_latency_p50_us", r.wakeupLatency().p50Ns() / 1e3);
     m.put("wakeup_latency_p99_us", r.wakeupLatency().p99Ns() / 1e3);
+    for (PlacementPath path : PlacementPath.ALL) {
+      m.put(PLACEMENT_PREFIX + path.key(), r.placements(path));
+    }
     m.put("rq_lock_hold_mean_us", r.rqLockHold().meanNs() / 1e3);
     m.put("wasted_core_ms", r.wastedCoreNs() / 1e6);
     long busy = 0;

@@ -44,6 +44,26 @@ final class CompareCommandTest {
 
   @Test
   @SuppressWarnings("unchecked")
+  void placementPaths_tableRowsAndMetricsAddUpToForksAndWakeups() {
+    String out = Invocation.of(SCENARIO).assertOk().out();
+    assertThat(out).containsPattern(
+        "(?m)^task placement by path \\(forks and wakeups\\) +old +new +change$")
+        .containsPattern("(?m)^slow path: sched_balance_find_dst_cpu\\(\\) +18 +18 +\\+0\\.0 %$");
+    for (Map<String, Object> m : metrics(Invocation.of(with("--format", "json")).out())) {
+      // schbench's 2 message threads and 16 workers are forked once each; every wakeup too is
+      // placed once, under one path.
+      assertThat(m.get("placement_slow")).isEqualTo(18.0);
+      double placed = m.entrySet().stream()
+          .filter(e -> e.getKey().startsWith(Metrics.PLACEMENT_PREFIX))
+          .mapToDouble(e -> (Double) e.getValue())
+          .sum();
+      double wakeups = ((Number) m.get("workload_wakeups")).doubleValue();
+      assertThat(placed - 18).isGreaterThanOrEqualTo(wakeups);
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
   void json_hasTheAgreedShape() {
     Map<String, Object> json = JsonParser.object(
         Invocation.of(with("--format", "json")).assertOk().out());

@@ -284,6 +284,7 @@ public final class Simulation {
         migrations,
         stats.wakeupMigrations,
         LatencySummary.of(stats.wakeupLatency),
+        placement.placementPaths(),
         times,
         stats.wastedCoreNs,
         stats.anyWastedNs,

@@ -1,5 +1,6 @@
 package dev.schedlab.core.engine;
 
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.DistributeCursor;
@@ -81,6 +82,11 @@ final class WakeupPlacement {
   private final long[] capacityClass;
   private final ImmutableCpuMask[] capacityClassCpus;
   private final ImmutableCpuMask[] capacityAtLeast;
+  /** Placements per {@link PlacementPath}, by ordinal. */
+  private final long[] pathCounts = new long[PlacementPath.ALL.size()];
+  /** The path of the placement being made. */
+  private PlacementPath path;
+
   /** Tests only: always take the CPU-by-CPU {@code select_idle_capacity()} walk. */
   boolean capacityWalkOnly;
 
@@ -152,18 +158,35 @@ final class WakeupPlacement {
     int cpu;
     if (p.nrAllowed > 1) {
       cpu = selectTaskRqFair(p, prevCpu, thisCpu, wakeFlags, waker);
+      int fair = cpu;
       context.set(thisCpu, (wakeFlags & WF_FORK) != 0);
       for (WakeupPolicy policy : policies) {
         cpu = policy.selectFinal(p, prevCpu, cpu, context);
       }
+      if (cpu != fair) {
+        path = PlacementPath.POLICY;
+      }
     } else {
       cpu = p.allowed.first();
+      path = PlacementPath.ONE_CPU;
     }
     if (cpu < 0 || cpu >= nrCpuIds || !p.allowed.test(cpu) || !state.isActive(cpu)) {
       // select_fallback_rq(): the first allowed active CPU.
       cpu = p.allowed.first();
+      path = PlacementPath.FALLBACK_RQ;
     }
+    pathCounts[path.ordinal()]++;
     return cpu;
+  }
+
+  /** Placements made so far by {@link PlacementPath} ordinal (a copy). */
+  long[] placementPaths() {
+    return pathCounts.clone();
+  }
+
+  /** The path of the last choice made (for tests that call the steps directly). */
+  PlacementPath lastPath() {
+    return path;
   }
 
   /**
@@ -202,11 +225,13 @@ final class WakeupPlacement {
       }
     }
     if (sd != null) {
+      path = PlacementPath.SLOW;
       return findDstCpu(sd, p, cpu, prevCpu, sdFlag);
     }
     if ((wakeFlags & WF_TTWU) != 0) {
       return selectIdleSibling(p, prevCpu, newCpu);
     }
+    path = PlacementPath.NO_SEARCH;
     return newCpu;
   }
 
@@ -349,6 +374,8 @@ final class WakeupPlacement {
   int selectIdleSibling(Task p, int prev, int target) {
     long taskUtil = asymActive ? Math.max(p.avg.utilAvg, p.utilEst) : 0;
     if (chooseIdleCpu(target, p) && asymFitsCpu(taskUtil, target)) {
+      path = state.isAvailableIdle(target)
+          ? PlacementPath.TARGET_IDLE : PlacementPath.TARGET_SCHED_IDLE;
       return target;
     }
     int prevAffinity = -1;
@@ -357,6 +384,8 @@ final class WakeupPlacement {
         && chooseIdleCpu(prev, p)
         && asymFitsCpu(taskUtil, prev)) {
       if (!clusterActive || domains.cpusShareResources(prev, target)) {
+        path = state.isAvailableIdle(prev)
+            ? PlacementPath.PREV_IDLE : PlacementPath.PREV_SCHED_IDLE;
         return prev;
       }
       prevAffinity = prev;
@@ -371,6 +400,7 @@ final class WakeupPlacement {
         && p.allowed.test(recent)
         && asymFitsCpu(taskUtil, recent)) {
       if (!clusterActive || domains.cpusShareResources(recent, target)) {
+        path = PlacementPath.RECENT;
         return recent;
       }
     } else {
@@ -380,11 +410,13 @@ final class WakeupPlacement {
       SchedDomain asym = domains.sdAsymCpuCapacity(target);
       if (asym != null) {
         int i = selectIdleCapacity(p, asym, target, taskUtil);
+        path = i >= 0 ? PlacementPath.ASYM_CAPACITY : PlacementPath.NONE_IDLE;
         return i >= 0 ? i : target;
       }
     }
     SchedDomain llc = domains.sdLlc(target);
     if (llc == null) {
+      path = PlacementPath.NONE_IDLE;
       return target;
     }
     boolean hasIdleCore = false;
@@ -393,14 +425,17 @@ final class WakeupPlacement {
       if (!hasIdleCore && domains.cpusShareCache(prev, target)) {
         int i = selectIdleSmt(p, llc, prev);
         if (i >= 0) {
+          path = PlacementPath.SMT_SIBLING;
           return i;
         }
       }
     }
     int i = selectIdleCpu(p, llc, hasIdleCore, target);
     if (i >= 0) {
+      path = PlacementPath.LLC_SCAN;
       return i;
     }
+    path = PlacementPath.NONE_IDLE;
     if (prevAffinity >= 0) {
       return prevAffinity;
     }

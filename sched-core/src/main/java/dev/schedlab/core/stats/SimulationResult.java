@@ -39,6 +39,8 @@ import java.util.Map;
  * @param migrationsPerLevel tasks moved by balancing per domain level
  * @param wakeupMigrations wakeups placed on another CPU than the previous one
  * @param wakeupLatency wakeup-to-run latency
+ * @param placementPaths forks and wakeups by the step of {@code select_task_rq()} that chose
+ *     their CPU, indexed by {@link PlacementPath} ordinal
  * @param cpuTimes per-CPU busy, overhead and idle time
  * @param wastedCoreNs integral of min(CPUs without a task, waiting tasks) over time (affinity
  *     ignored)
@@ -70,6 +72,7 @@ public record SimulationResult(
     long[] migrationsPerLevel,
     long wakeupMigrations,
     LatencySummary wakeupLatency,
+    long[] placementPaths,
     List<CpuTime> cpuTimes,
     long wastedCoreNs,
     long anyWastedNs,
@@ -82,6 +85,11 @@ public record SimulationResult(
     levelNames = List.copyOf(levelNames);
     cpuTimes = List.copyOf(cpuTimes);
     migrationsPerLevel = migrationsPerLevel.clone();
+    if (placementPaths.length != PlacementPath.ALL.size()) {
+      throw new IllegalArgumentException("placementPaths has " + placementPaths.length
+          + " entries; expected one per PlacementPath (" + PlacementPath.ALL.size() + ")");
+    }
+    placementPaths = placementPaths.clone();
     pluginCounters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(
         pluginCounters));
   }
@@ -108,6 +116,16 @@ public record SimulationResult(
   @Override
   public long[] migrationsPerLevel() {
     return migrationsPerLevel.clone();
+  }
+
+  @Override
+  public long[] placementPaths() {
+    return placementPaths.clone();
+  }
+
+  /** Forks and wakeups whose CPU {@code path} chose. */
+  public long placements(PlacementPath path) {
+    return placementPaths[path.ordinal()];
   }
 
   /** Simulated seconds per wall-clock second. */
@@ -155,6 +173,7 @@ public record SimulationResult(
     out.append(Arrays.toString(newidleDuration.buckets())).append('\n');
     out.append(Arrays.toString(rqLockHold.buckets())).append('\n');
     out.append(wakeupLatency).append('\n');
+    out.append(Arrays.toString(placementPaths)).append('\n');
     for (CpuTime t : cpuTimes) {
       out.append(t).append('\n');
     }

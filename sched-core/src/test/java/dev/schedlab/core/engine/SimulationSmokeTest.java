@@ -2,6 +2,7 @@ package dev.schedlab.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.core.workload.BarrierWorkloadProvider;
 import dev.schedlab.core.workload.CpuBoundWorkloadProvider;
@@ -49,5 +50,14 @@ final class SimulationSmokeTest {
     assertThat(result.schedstat().cpus()).hasSize(16);
     assertThat(result.schedstat().cpus().get(0).domains()).extracting("name")
         .containsExactly("SMT", "MC", "NUMA");
+    // Every fork and wakeup is placed once, under one path: forks by the slow path, the
+    // barrier's wakeups back onto their idle previous CPU (the target, since the waker's CPU is
+    // busy and wake_affine_idle() keeps an idle prev).
+    long wakeups = result.schedstat().cpus().stream().mapToLong(c -> c.counters().ttwuCount())
+        .sum();
+    assertThat(java.util.Arrays.stream(result.placementPaths()).sum())
+        .isEqualTo(result.tasksCreated() + wakeups);
+    assertThat(result.placements(PlacementPath.SLOW)).isEqualTo(result.tasksCreated());
+    assertThat(result.placements(PlacementPath.TARGET_IDLE)).isEqualTo(wakeups);
   }
 }

@@ -2,6 +2,7 @@ package dev.schedlab.core.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.WakeupPolicy;
@@ -51,6 +52,7 @@ final class WakeupPlacementTest {
     wakee.recentUsedCpu = -1;
     sim.placement.setIdleCores(1, true);
     assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(3);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
   }
 
   @Test
@@ -61,6 +63,7 @@ final class WakeupPlacementTest {
     sim.placement.setIdleCores(1, false);
     // Not hinted: select_idle_smt() on prev's core first ({1,4}: CPU 4 is idle).
     assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(4);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.SMT_SIBLING);
   }
 
   @Test
@@ -68,6 +71,7 @@ final class WakeupPlacementTest {
     Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
     Task wakee = sim.task(2);
     assertThat(sim.placement.selectIdleSibling(wakee, 1, 0)).isEqualTo(0);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.TARGET_IDLE);
   }
 
   @Test
@@ -109,9 +113,14 @@ final class WakeupPlacementTest {
     Task normal = sim.task(2);
     normal.recentUsedCpu = -1;
     assertThat(sim.placement.selectIdleSibling(normal, 0, 0)).isEqualTo(1);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
+    // As the target, the SCHED_IDLE-only CPU is taken at once, and says so.
+    assertThat(sim.placement.selectIdleSibling(normal, 1, 1)).isEqualTo(1);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.TARGET_SCHED_IDLE);
     Task idle = sim.task(3);
     idle.recentUsedCpu = -1;
     assertThat(sim.placement.selectIdleSibling(idle, 0, 0)).isEqualTo(0);
+    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.NONE_IDLE);
   }
 
   @Test
