@@ -2,6 +2,7 @@ package dev.schedlab.cli;
 
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.balance.LbStats;
+import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.core.stats.Log2Histogram;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
@@ -124,6 +125,12 @@ final class ComparisonReport {
       summary.row(cells.toArray(String[]::new));
     }
     out.append(summary.render());
+    TextTable skips = new TextTable(1);
+    skips.row(header("tasks passed over by detach_tasks(), counts"));
+    for (MigrationSkip reason : MigrationSkip.values()) {
+      skips.row(values(reason.label(), Metrics.skipKey(reason)));
+    }
+    out.append('\n').append(skips.render());
     for (Runner.Outcome o : outcomes) {
       SimulationResult r = o.result();
       out.append('\n').append(o.spec().variant().name()).append(":\n");

@@ -1,6 +1,7 @@
 package dev.schedlab.cli;
 
 import dev.schedlab.core.balance.LbField;
+import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.core.stats.CpuTime;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
@@ -52,6 +53,9 @@ final class Metrics {
   /** Keys of plugin counters start with this. */
   static final String PLUGIN_PREFIX = "plugin_";
 
+  /** Keys of the tasks balancing passed over ({@link MigrationSkip}) start with this. */
+  static final String SKIP_PREFIX = "lb_skip_";
+
   /** Keys of placement counts ({@link PlacementPath}) start with this. */
   static final String PLACEMENT_PREFIX = "placement_";
 
@@ -63,8 +67,12 @@ final class Metrics {
         "throughput", "smt_contention", "smt_no_contention", "ilb_kicks", "ilb_kick_calls",
         "ilb_kicks_pending", "ilb_no_idle_cpu", "ilb_busy_sibling_choices", "ilb_cpus_examined",
         "ilb_runs", "ilb_duration_mean_us", "softirq", "softirq_per_s", "lb_attempts",
-        "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained", "migrations",
-        "wakeup_migrations", "wakeup_latency_p50_us", "wakeup_latency_p99_us"));
+        "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained"));
+    for (MigrationSkip reason : MigrationSkip.values()) {
+      keys.add(skipKey(reason));
+    }
+    keys.addAll(List.of("migrations", "wakeup_migrations", "wakeup_latency_p50_us",
+        "wakeup_latency_p99_us"));
     for (PlacementPath path : PlacementPath.ALL) {
       keys.add(PLACEMENT_PREFIX + path.key());
     }
@@ -74,6 +82,11 @@ final class Metrics {
   }
 
   private Metrics() {}
+
+  /** The metric key of the tasks passed over for {@code reason}. */
+  static String skipKey(MigrationSkip reason) {
+    return SKIP_PREFIX + reason.name().toLowerCase(java.util.Locale.ROOT);
+  }
 
   /** Whether {@code key} names a workload figure or plugin counter ({@code workload_x}, ...). */
   static boolean isPrefixed(String key) {
@@ -107,6 +120,9 @@ final class Metrics {
     m.put("lb_balanced", r.lbStats().lbTotal(LbField.BALANCED));
     m.put("lb_failed", r.lbStats().lbTotal(LbField.FAILED));
     m.put("lb_gained", r.lbStats().lbTotal(LbField.GAINED));
+    for (MigrationSkip reason : MigrationSkip.values()) {
+      m.put(skipKey(reason), r.lbStats().skips(reason));
+    }
     long migrations = 0;
     for (long n : r.migrationsPerLevel()) {
       migrations += n;

@@ -39,6 +39,8 @@ final class CompareCommandTest {
         .containsPattern("(?m)^metric +old +new +change$")
         .containsPattern("(?m)^SMT contention .*( %| n/a)$")
         .contains("lb_count/s by domain", "CPU_NEWLY_IDLE", "imb_load")
+        .containsPattern("(?m)^tasks passed over by detach_tasks\\(\\), counts +old +new +change$")
+        .containsPattern("(?m)^cache-hot \\(nr_failed_migrations_hot\\) +\\d+ +\\d+ ")
         .contains("@ilb_duration_us[old]:", "@rq_lock_hold_us[new]:");
   }
 

@@ -25,12 +25,14 @@ public final class LbStats {
   private static final int IDLE_TYPES = IdleType.values().length;
   private static final int LB_FIELDS = LbField.values().length;
   private static final int ALB_FIELDS = AlbField.values().length;
+  private static final int SKIPS = MigrationSkip.values().length;
 
   private final int nrCpuIds;
   private final int nrLevels;
   private final long[] lb;
   private final long[] alb;
   private final long[] migrations;
+  private final long[] skips;
   private final long[] lockHold = new long[HISTOGRAM_BUCKETS];
 
   /**
@@ -48,6 +50,7 @@ public final class LbStats {
     this.lb = new long[Math.multiplyExact(nrCpuIds * nrLevels, IDLE_TYPES * LB_FIELDS)];
     this.alb = new long[nrCpuIds * nrLevels * ALB_FIELDS];
     this.migrations = new long[nrLevels];
+    this.skips = new long[nrLevels * SKIPS];
   }
 
   /** Width of the CPU dimension. */
@@ -74,6 +77,25 @@ public final class LbStats {
   public long migrations(int level) {
     checkLevel(level);
     return migrations[level];
+  }
+
+  /** Tasks passed over for {@code reason} by balancing at {@code level}, all CPUs. */
+  public long skips(int level, MigrationSkip reason) {
+    checkLevel(level);
+    return skips[level * SKIPS + reason.ordinal()];
+  }
+
+  /** Tasks passed over for {@code reason} at every level. */
+  public long skips(MigrationSkip reason) {
+    long sum = 0;
+    for (int level = 0; level < nrLevels; level++) {
+      sum += skips[level * SKIPS + reason.ordinal()];
+    }
+    return sum;
+  }
+
+  void incrementSkip(int level, MigrationSkip reason) {
+    skips[level * SKIPS + reason.ordinal()]++;
   }
 
   /** Sum of {@code field} under {@code idle} over every CPU's domain at {@code level}. */
@@ -138,6 +160,7 @@ public final class LbStats {
   public void reset() {
     Arrays.fill(lb, 0);
     Arrays.fill(alb, 0);
+    Arrays.fill(skips, 0);
     Arrays.fill(migrations, 0);
     Arrays.fill(lockHold, 0);
   }

@@ -1158,6 +1158,7 @@ public final class LoadBalancer implements BalanceActions {
         long load = Math.max(host.taskHLoad(task), 1);
         // Moving more than the imbalance is allowed more the more often balancing failed.
         if (shrBound(load, shift) > e.imbalance) {
+          stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
           return false;
         }
         e.imbalance -= load;
@@ -1166,6 +1167,7 @@ public final class LoadBalancer implements BalanceActions {
       case UTIL: {
         long util = host.taskUtilEst(task);
         if (shrBound(util, shift) > e.imbalance) {
+          stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
           return false;
         }
         e.imbalance -= util;
@@ -1176,6 +1178,7 @@ public final class LoadBalancer implements BalanceActions {
         return true;
       case MISFIT:
         if (taskFitsCpu(task, e.srcCpu)) {
+          stats.incrementSkip(e.sd.level(), MigrationSkip.FITS);
           return false;
         }
         e.imbalance = 0;
@@ -1196,6 +1199,7 @@ public final class LoadBalancer implements BalanceActions {
     TaskView p = host.task(taskId);
     CpuMask allowed = p.allowedCpus();
     if (!allowed.test(e.dstCpu)) {
+      stats.incrementSkip(e.sd.level(), MigrationSkip.AFFINE);
       e.flags |= LBF_SOME_PINNED;
       if (e.idle == IdleType.NEWLY_IDLE || (e.flags & (LBF_DST_PINNED | LBF_ACTIVE_LB)) != 0) {
         return false;
@@ -1209,6 +1213,7 @@ public final class LoadBalancer implements BalanceActions {
     }
     e.flags &= ~LBF_ALL_PINNED;
     if (p.isRunning()) {
+      stats.incrementSkip(e.sd.level(), MigrationSkip.RUNNING);
       return false;
     }
     if ((e.flags & LBF_ACTIVE_LB) != 0) {
@@ -1219,6 +1224,7 @@ public final class LoadBalancer implements BalanceActions {
       e.taskHot = hot;
       return true;
     }
+    stats.incrementSkip(e.sd.level(), MigrationSkip.HOT);
     return false;
   }
 

@@ -2,6 +2,7 @@ package dev.schedlab.core.stats;
 
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.balance.LbStats;
+import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.IdleType;
 import java.util.Arrays;
@@ -165,6 +166,12 @@ public record SimulationResult(
         for (LbField field : LbField.values()) {
           out.append(' ').append(lbStats.lbTotal(level, idle, field));
         }
+      }
+    }
+    out.append(" skips:");
+    for (int level = 0; level < lbStats.nrLevels(); level++) {
+      for (MigrationSkip reason : MigrationSkip.values()) {
+        out.append(' ').append(lbStats.skips(level, reason));
       }
     }
     out.append('\n').append(ilb).append('\n');

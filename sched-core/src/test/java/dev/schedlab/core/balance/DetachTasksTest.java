@@ -41,9 +41,12 @@ final class DetachTasksTest {
     FakeHost.FakeTask pinned = host.addTask(1, host.mask(1));
     FakeHost.FakeTask free = host.addTask(1);
     host.setNowMs(1000);
-    assertThat(balanceOnce(host.balancer())).isEqualTo(1);
+    LoadBalancer balancer = host.balancer();
+    assertThat(balanceOnce(balancer)).isEqualTo(1);
     assertThat(pinned.cpu()).isEqualTo(1);
     assertThat(free.cpu()).isEqualTo(0);
+    assertThat(balancer.stats().skips(0, MigrationSkip.AFFINE)).isEqualTo(1);
+    assertThat(balancer.stats().skips(MigrationSkip.RUNNING)).isZero();
     // The refused task went to the head of the list.
     assertThat(host.fromTail(1).get(host.fromTail(1).size() - 1)).isEqualTo(pinned.id);
   }
@@ -60,6 +63,7 @@ final class DetachTasksTest {
     assertThat(hot.cpu()).isEqualTo(1);
     assertThat(cold.cpu()).isEqualTo(0);
     assertThat(balancer.stats().lbTotal(LbField.HOT_GAINED)).isZero();
+    assertThat(balancer.stats().skips(0, MigrationSkip.HOT)).isEqualTo(1);
   }
 
   @Test
@@ -95,6 +99,9 @@ final class DetachTasksTest {
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.GAINED)).isEqualTo(1);
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.HOT_GAINED)).isEqualTo(1);
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.BALANCED)).isZero();
+    // Each refusing pass passed over both hot tasks and the running one.
+    assertThat(stats.skips(0, MigrationSkip.HOT)).isEqualTo(4);
+    assertThat(stats.skips(0, MigrationSkip.RUNNING)).isEqualTo(2);
   }
 
   @Test

@@ -54,6 +54,9 @@ final class ImbalanceKindTest {
     assertThat(balancer.lastMigrationType()).isEqualTo(MigrationType.LOAD);
     assertThat(balancer.lastImbalance()).isEqualTo(512);
     assertThat(balancer.nrBalanceFailed(0, 0)).isEqualTo(1);
+    // Every queued task was too heavy for the imbalance; the running one cannot move at all.
+    assertThat(balancer.stats().skips(0, MigrationSkip.OVER_IMBALANCE)).isEqualTo(3);
+    assertThat(balancer.stats().skips(0, MigrationSkip.RUNNING)).isEqualTo(1);
     // With one failure the load is halved for the test (shr_bound): 512 <= 512 moves.
     assertThat(balancer.schedBalanceRq(0, mc, IdleType.NOT_IDLE, new BalanceCost())).isEqualTo(1);
     assertThat(host.migrations).hasSize(1);
