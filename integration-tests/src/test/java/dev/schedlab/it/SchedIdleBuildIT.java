@@ -3,6 +3,7 @@ package dev.schedlab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.core.engine.SimulationListener;
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.PluginRef;
@@ -74,6 +75,11 @@ final class SchedIdleBuildIT {
 
     assertThat(asWakeToRunUs(old)).isGreaterThan(100);
     assertThat(asWakeToRunUs(aware)).isLessThan(20);
+    // The step that stacks: select_idle_sibling() accepts the waker's CPU as "idle" because it
+    // runs only SCHED_IDLE work; at least once per job (160 jobs), never under the aware rule.
+    assertThat(old.placements(PlacementPath.TARGET_SCHED_IDLE)).isGreaterThan(160);
+    assertThat(aware.placements(PlacementPath.TARGET_SCHED_IDLE)).isZero();
+    assertThat(aware.placements(PlacementPath.PREV_SCHED_IDLE)).isZero();
     assertThat(aware.wastedCoreNs()).isLessThan(old.wastedCoreNs());
     assertThat(aware.workload().value()).isLessThan(old.workload().value() * 0.98);
   }

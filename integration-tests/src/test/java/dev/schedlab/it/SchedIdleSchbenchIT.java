@@ -3,6 +3,7 @@ package dev.schedlab.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.core.engine.SimulationListener;
+import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.PluginRef;
@@ -57,6 +58,12 @@ final class SchedIdleSchbenchIT {
     assertThat(aware.workload().extra().get("wakeup_p999_us"))
         .isLessThan(old.workload().extra().get("wakeup_p999_us"));
     assertThat(aware.wastedCoreNs()).isLessThan(old.wastedCoreNs());
+    // Where the old rule stacks: wakeups accepted on a CPU that "counts as idle" while running
+    // another SCHED_IDLE worker; the aware rule never takes that step for a SCHED_IDLE wakee.
+    assertThat(old.placements(PlacementPath.TARGET_SCHED_IDLE)
+        + old.placements(PlacementPath.PREV_SCHED_IDLE)).isPositive();
+    assertThat(aware.placements(PlacementPath.TARGET_SCHED_IDLE)
+        + aware.placements(PlacementPath.PREV_SCHED_IDLE)).isZero();
     assertThat(aware.workload().extra().get("requests_per_s"))
         .isGreaterThan(old.workload().extra().get("requests_per_s") * 1.1);
   }
