@@ -66,6 +66,14 @@ final class EngineSettings {
     duration("wakeup_race_window", "how long a wakeup's choice stays unseen by other CPUs'"
         + " wakeups (select_task_rq_fair() reads without locks; 0: wakeups never race)",
         e.wakeupRaceWindowNs(), MS, (o, v) -> o.engine = o.engine.withWakeupRaceWindowNs(v));
+    duration("deep_idle_exit", "exit latency of a core-level deep idle state, paid by an IPI to a"
+        + " CPU whose whole core has been idle for deep_idle_residency (0: no deep state;"
+        + " Skylake-SP C6: 133us)",
+        e.deepIdleExitNs(), MS, (o, v) -> o.engine = o.engine.withDeepIdleExitNs(v));
+    duration("deep_idle_residency", "how long a core must have been idle to be in the deep state"
+        + " (Skylake-SP C6 target residency: 400us)",
+        e.deepIdleResidencyNs(), 1_000 * MS,
+        (o, v) -> o.engine = o.engine.withDeepIdleResidencyNs(v));
     bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",

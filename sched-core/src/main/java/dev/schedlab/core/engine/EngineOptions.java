@@ -47,6 +47,21 @@ import java.util.function.Consumer;
  *     CPU is not registered in {@code nohz.idle_cpus_mask} and balances itself from its tick; an
  *     idle CPU woken by its own tick records a long idle period (the governors discount tick
  *     wakeups when no timer is near), so a CPU that stays idle stops its tick soon after
+ * @param skewTick {@code skew_tick=1}: each CPU's tick offset within the jiffy (default false)
+ * @param wakeupRaceWindowNs how long a wakeup's choice stays unseen by other CPUs' wakeups
+ *     (default 0: wakeups never race)
+ * @param deepIdleExitNs exit latency of a core-level deep idle state (x86 core C6, an Arm core's
+ *     power-down state): an IPI to a CPU whose whole core has been idle for at least {@code
+ *     deepIdleResidencyNs} (a wakeup's reschedule IPI, a NOHZ kick) acts this much later than
+ *     {@code ipiLatencyNs}, and {@code sched_balance_find_dst_group_cpu()} prefers idle CPUs not
+ *     in it, as the kernel prefers the shallowest {@code exit_latency}. Default 0: off, every idle
+ *     CPU wakes after {@code ipiLatencyNs}. A core-level state is entered only when every SMT
+ *     sibling is idle; the governor is modelled as choosing it once the core has been idle for
+ *     the state's target residency (the menu and teo governors choose at idle entry from a
+ *     predicted idle length; "idle so far" is the causal stand-in). Values for a Skylake-SP
+ *     Xeon's C6 as {@code cpuidle} lists them: exit latency 133 µs, target residency 400 µs
+ * @param deepIdleResidencyNs how long a core must have been idle to be in the deep state; default
+ *     400 µs (see {@code deepIdleExitNs})
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -61,7 +76,9 @@ public record EngineOptions(
     boolean spreadBalanceStamps,
     boolean retainShortIdleTick,
     boolean skewTick,
-    long wakeupRaceWindowNs) {
+    long wakeupRaceWindowNs,
+    long deepIdleExitNs,
+    long deepIdleResidencyNs) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -74,6 +91,8 @@ public record EngineOptions(
     requireNonNegative("ilbSelectPerCpuNs", ilbSelectPerCpuNs);
     requireNonNegative("idleHistoryNs", idleHistoryNs);
     requireNonNegative("wakeupRaceWindowNs", wakeupRaceWindowNs);
+    requireNonNegative("deepIdleExitNs", deepIdleExitNs);
+    requireNonNegative("deepIdleResidencyNs", deepIdleResidencyNs);
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
           "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
@@ -85,12 +104,12 @@ public record EngineOptions(
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
    * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed,
-   * no wakeup race window.
+   * no wakeup race window, no deep idle state (residency 400 µs if one is set).
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false, false, 0);
+        10_000_000, true, false, false, 0, 0, 400_000);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -151,6 +170,16 @@ public record EngineOptions(
     return with(f -> f.wakeupRaceWindowNs = value);
   }
 
+  /** A copy with another deep idle exit latency (0: no deep idle state). */
+  public EngineOptions withDeepIdleExitNs(long value) {
+    return with(f -> f.deepIdleExitNs = value);
+  }
+
+  /** A copy with another deep idle target residency. */
+  public EngineOptions withDeepIdleResidencyNs(long value) {
+    return with(f -> f.deepIdleResidencyNs = value);
+  }
+
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
     return with(f -> f.wakeupPreemption = value);
@@ -178,6 +207,8 @@ public record EngineOptions(
     boolean retainShortIdleTick;
     boolean skewTick;
     long wakeupRaceWindowNs;
+    long deepIdleExitNs;
+    long deepIdleResidencyNs;
 
     Fields(EngineOptions o) {
       ipiLatencyNs = o.ipiLatencyNs;
@@ -193,13 +224,16 @@ public record EngineOptions(
       retainShortIdleTick = o.retainShortIdleTick;
       skewTick = o.skewTick;
       wakeupRaceWindowNs = o.wakeupRaceWindowNs;
+      deepIdleExitNs = o.deepIdleExitNs;
+      deepIdleResidencyNs = o.deepIdleResidencyNs;
     }
 
     EngineOptions build() {
       return new EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
           wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-          spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs);
+          spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs, deepIdleExitNs,
+          deepIdleResidencyNs);
     }
   }
 

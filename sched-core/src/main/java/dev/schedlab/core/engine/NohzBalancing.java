@@ -270,7 +270,7 @@ final class NohzBalancing {
     }
     stats.kickIpis++;
     sim.loop.schedule(
-        sim.scheduler.now() + sim.options.ipiLatencyNs(), new Event.NohzKickIpi(ilb));
+        sim.scheduler.now() + sim.scheduler.ipiDelayNs(ilb), new Event.NohzKickIpi(ilb));
   }
 
   /**

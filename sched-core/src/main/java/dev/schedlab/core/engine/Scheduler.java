@@ -110,6 +110,11 @@ final class Scheduler {
   private final long[] claimNs = new long[CLAIMS];
   private int claimNext;
   private final long wakeupRaceWindowNs;
+  /** {@code -E deep_idle_exit} and {@code deep_idle_residency}; exit 0: no deep idle state. */
+  private final long deepIdleExitNs;
+  private final long deepIdleResidencyNs;
+  /** {@code engine.deep_idle_exits}, registered at the first one. */
+  private dev.schedlab.spi.Counter deepIdleExits;
 
   /** The CPU whose code the current event runs (local reschedules need no IPI), or -1. */
   int contextCpu = -1;
@@ -172,6 +177,8 @@ final class Scheduler {
     this.tickSnapshot = CpuMasks.mutable(nrCpuIds);
     this.skewTickStepNs = sim.options.skewTick() ? tickTime(1) / 2 / nrCpuIds : 0;
     this.wakeupRaceWindowNs = sim.options.wakeupRaceWindowNs();
+    this.deepIdleExitNs = sim.options.deepIdleExitNs();
+    this.deepIdleResidencyNs = sim.options.deepIdleResidencyNs();
     java.util.Arrays.fill(claimCpu, -1);
   }
 
@@ -1313,8 +1320,50 @@ final class Scheduler {
     }
     if (!rq.reschedIpiPending) {
       rq.reschedIpiPending = true;
-      loop.schedule(now() + ipiLatencyNs, new Event.ReschedIpi(rq.cpu));
+      loop.schedule(now() + ipiDelayNs(rq.cpu), new Event.ReschedIpi(rq.cpu));
     }
+  }
+
+  /**
+   * Delay from sending an IPI to {@code cpu} until it acts on it: {@code ipi_latency}, plus the
+   * exit from a core-level deep idle state when {@code -E deep_idle_exit} is set and {@code cpu}'s
+   * whole core is in one ({@link #coreInDeepIdle}); such exits are counted as {@code
+   * engine.deep_idle_exits}. Stands for the target's {@code cpuidle} state's {@code exit_latency}.
+   */
+  long ipiDelayNs(int cpu) {
+    if (deepIdleExitNs > 0 && coreInDeepIdle(cpu)) {
+      if (deepIdleExits == null) {
+        deepIdleExits = sim.counters.counter("engine.deep_idle_exits");
+      }
+      deepIdleExits.add(1);
+      return ipiLatencyNs + deepIdleExitNs;
+    }
+    return ipiLatencyNs;
+  }
+
+  /**
+   * Whether {@code cpu} and every SMT sibling have been hardware-idle (no task, no balancing
+   * work) for at least {@code -E deep_idle_residency}: the governor has let the core enter its
+   * core-level deep state. False when no deep state is modelled.
+   */
+  boolean coreInDeepIdle(int cpu) {
+    if (deepIdleExitNs <= 0) {
+      return false;
+    }
+    long since = now() - deepIdleResidencyNs;
+    if (!hardwareIdleSince(rqs[cpu], since)) {
+      return false;
+    }
+    for (int sibling : siblingsOf[cpu]) {
+      if (!hardwareIdleSince(rqs[sibling], since)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean hardwareIdleSince(CpuRunqueue rq, long since) {
+    return !rq.perfBusy && rq.idleSince <= since;
   }
 
   void onReschedIpi(int cpu) {

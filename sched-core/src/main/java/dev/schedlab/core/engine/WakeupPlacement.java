@@ -1034,6 +1034,7 @@ final class WakeupPlacement {
     long minLoad = Long.MAX_VALUE;
     int leastLoaded = thisCpu;
     int shallowestIdle = -1;
+    boolean shallowestDeep = false;
     long latestIdleStamp = Long.MIN_VALUE;
     CpuMask span = group.span();
     for (int i = span.firstAnd(p.allowed); i != CpuMask.NO_CPU; i = span.nextAnd(i, p.allowed)) {
@@ -1041,10 +1042,15 @@ final class WakeupPlacement {
         return i;
       }
       if (state.isAvailableIdle(i)) {
+        // The lowest exit latency first (a CPU of a core in the deep state exits slower), then
+        // the most recent idle stamp.
+        boolean deep = sim.scheduler.coreInDeepIdle(i);
         long stamp = rqs[i].idleSince;
-        if (shallowestIdle < 0 || stamp > latestIdleStamp) {
+        if (shallowestIdle < 0 || (shallowestDeep && !deep)
+            || (deep == shallowestDeep && stamp > latestIdleStamp)) {
           latestIdleStamp = stamp;
           shallowestIdle = i;
+          shallowestDeep = deep;
         }
       } else if (shallowestIdle == -1) {
         long load = state.loadAvg(i);
