@@ -85,7 +85,7 @@ final class Metrics {
 
   /** The metric key of the tasks passed over for {@code reason}. */
   static String skipKey(MigrationSkip reason) {
-    return SKIP_PREFIX + reason.name().toLowerCase(java.util.Locale.ROOT);
+    return SKIP_PREFIX + reason.key();
   }
 
   /** Whether {@code key} names a workload figure or plugin counter ({@code workload_x}, ...). */

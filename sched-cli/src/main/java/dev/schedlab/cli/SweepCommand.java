@@ -8,8 +8,10 @@ import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.WorkloadProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -158,22 +160,16 @@ final class SweepCommand implements Callable<Integer> {
    * was reported by at least one run.
    */
   static void requireReported(List<String> metrics, List<Runner.Outcome> outcomes) {
-    for (String key : metrics) {
-      if (Metrics.NUMBERS.contains(key)) {
-        continue;
-      }
-      List<String> reported = new ArrayList<>();
-      boolean found = false;
-      for (Runner.Outcome o : outcomes) {
-        Map<String, Object> m = Metrics.of(o.result());
-        found |= m.containsKey(key);
-        for (String k : m.keySet()) {
-          if (Metrics.isPrefixed(k) && !reported.contains(k)) {
-            reported.add(k);
-          }
+    Set<String> reported = new LinkedHashSet<>();
+    for (Runner.Outcome o : outcomes) {
+      for (String k : Metrics.of(o.result()).keySet()) {
+        if (Metrics.isPrefixed(k)) {
+          reported.add(k);
         }
       }
-      if (!found) {
+    }
+    for (String key : metrics) {
+      if (!Metrics.NUMBERS.contains(key) && !reported.contains(key)) {
         throw new BadInputException("--metric " + key + ": no run reported it; reported: "
             + (reported.isEmpty() ? "none" : String.join(", ", reported)));
       }

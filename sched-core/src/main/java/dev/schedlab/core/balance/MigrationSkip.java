@@ -8,12 +8,12 @@ package dev.schedlab.core.balance;
  */
 public enum MigrationSkip {
   /** The destination is not in the task's affinity ({@code nr_failed_migrations_affine}). */
-  AFFINE("nr_failed_migrations_affine", "affinity excludes dst (nr_failed_migrations_affine)"),
+  AFFINE("affine", "affinity excludes dst (nr_failed_migrations_affine)"),
   /** The task is running on its CPU ({@code nr_failed_migrations_running}). */
-  RUNNING("nr_failed_migrations_running", "running (nr_failed_migrations_running)"),
+  RUNNING("running", "running (nr_failed_migrations_running)"),
   /** Cache-hot ({@code task_hot()}) and balancing has not failed often enough to move it anyway
    * ({@code nr_failed_migrations_hot}). */
-  HOT("nr_failed_migrations_hot", "cache-hot (nr_failed_migrations_hot)"),
+  HOT("hot", "cache-hot (nr_failed_migrations_hot)"),
   /** Its load or utilisation, shifted by {@code nr_balance_failed}, exceeds the imbalance. */
   OVER_IMBALANCE("over_imbalance", "load or util above the imbalance"),
   /** A misfit migration, but the task fits its CPU. */
@@ -27,12 +27,12 @@ public enum MigrationSkip {
     this.label = label;
   }
 
-  /** The kernel's counter name, or a snake_case name for the model's own reasons. */
+  /** A short snake_case name for reports ({@code lb_skip_<key>}). */
   public String key() {
     return key;
   }
 
-  /** A one-line description. */
+  /** A one-line description, with the kernel's counter name where there is one. */
   public String label() {
     return label;
   }
