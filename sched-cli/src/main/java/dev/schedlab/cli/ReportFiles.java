@@ -30,7 +30,9 @@ final class ReportFiles {
   private ReportFiles() {}
 
   /**
-   * Checks that {@code target} can be created: its directory exists and it is not a directory.
+   * Checks that {@code target} can be created: it is not a directory, and its directory exists
+   * or can be created as {@link #checkDirectory} allows (its own parent exists), so that {@code
+   * --schedstat out/ --trace out/run.json} works in a fresh directory.
    *
    * @param option the option naming it, for the message
    */
@@ -40,10 +42,12 @@ final class ReportFiles {
       throw new BadInputException(option + " " + target + ": is a directory; expected a file name");
     }
     Path parent = path.getParent();
-    if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+    Path existing = parent == null || Files.isDirectory(parent) ? parent : parent.getParent();
+    if (existing == null || Files.exists(parent) && !Files.isDirectory(parent)
+        || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
       throw new BadInputException(
           option + " " + target + ": directory " + parent
-              + " does not exist or is not writable");
+              + " does not exist and cannot be created, or is not writable");
     }
     return path;
   }

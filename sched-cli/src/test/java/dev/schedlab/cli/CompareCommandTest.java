@@ -227,6 +227,17 @@ final class CompareCommandTest {
   }
 
   @Test
+  void reportFilesIntoANewDirectory_theReadmeCommand_createsIt() {
+    Path out = dir.resolve("out");
+    Invocation.of(with("--schedstat", out.toString(), "--trace",
+        out.resolve("run.json").toString(), "--html", out.resolve("run.html").toString()))
+        .assertOk();
+    assertThat(out.resolve("run.json")).isRegularFile();
+    assertThat(out.resolve("run.html")).isRegularFile();
+    assertThat(out.resolve("old.schedstat")).isRegularFile();
+  }
+
+  @Test
   void noVariant_refusedWithAnExample() {
     Invocation.of("compare", "--machine", "hw.shape", "--workload", "wl.gemm")
         .assertBadInput("--variant");
