@@ -175,6 +175,9 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
 
       @Override
       public void next(TaskControl control) {
+        // The engine may run a new task's first step inside spawn(), before spawn() returns its
+        // id to start(): each program records its own id.
+        messageTask[m] = control.taskId();
         long now = control.nowNs();
         int[] list = posted[m];
         for (int i = 0; i < postedCount[m]; i++) {
@@ -206,6 +209,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
 
       @Override
       public void next(TaskControl control) {
+        workerTask[w] = control.taskId();
         long now = control.nowNs();
         switch (state) {
           case WAITING -> {
