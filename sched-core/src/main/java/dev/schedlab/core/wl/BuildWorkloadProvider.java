@@ -265,6 +265,8 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
     private final class Make implements TaskProgram {
       @Override
       public void next(TaskControl control) {
+        // Its first step may run inside start()'s spawn(), before spawn() returns the id.
+        makeTask = control.taskId();
         if (completed == jobs) {
           finishNs = control.nowNs();
           control.exit();
