@@ -50,7 +50,9 @@ final class SweepCommandTest {
   @Test
   void engineGrid_addsAnEColumnAndEachPointRunsWithItsSetting() {
     List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("-E", "ipi_latency=1us,400us", "--seeds", "1"));
+    // 2 message threads with 2 workers each on 8 CPUs: wakeups find idle CPUs, so the IPI is
+    // most of a wakeup's latency (with the default 8 workers each, 18 tasks queue on 8 CPUs).
+    args.addAll(List.of("-E", "ipi_latency=1us,400us", "--seeds", "1", "-W", "workers=2"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "E.ipi_latency", "metric");
     assertThat(rows).hasSize(1 + 2 * 2 * SweepCommand.METRICS.size());
