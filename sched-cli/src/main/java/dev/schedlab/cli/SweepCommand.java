@@ -126,9 +126,13 @@ final class SweepCommand implements Callable<Integer> {
     boolean progress = cli.interactive() && !scenario.quiet;
     List<Runner.Outcome> outcomes = Runner.run(cli, registry, resolved, specs, parallel,
         Runner.Record.NONE, progress);
-    requireReported(metrics, outcomes);
+    List<Map<String, Object>> figures = new ArrayList<>();
+    for (Runner.Outcome o : outcomes) {
+      figures.add(Metrics.of(o.result()));
+    }
+    requireReported(metrics, figures);
     cli.out().print(
-        csv(resolved, grid, points, parsed, seedList.size(), outcomes, metrics));
+        csv(resolved, grid, points, parsed, seedList.size(), figures, metrics));
     return 0;
   }
 
@@ -159,10 +163,10 @@ final class SweepCommand implements Callable<Integer> {
    * Checks, before anything is printed, that every workload figure and plugin counter asked for
    * was reported by at least one run.
    */
-  static void requireReported(List<String> metrics, List<Runner.Outcome> outcomes) {
+  static void requireReported(List<String> metrics, List<Map<String, Object>> figures) {
     Set<String> reported = new LinkedHashSet<>();
-    for (Runner.Outcome o : outcomes) {
-      for (String k : Metrics.of(o.result()).keySet()) {
+    for (Map<String, Object> run : figures) {
+      for (String k : run.keySet()) {
         if (Metrics.isPrefixed(k)) {
           reported.add(k);
         }
@@ -179,7 +183,7 @@ final class SweepCommand implements Callable<Integer> {
   /** Summary rows: one per grid point, variant and metric. */
   static String csv(
       Scenario scenario, Map<String, List<String>> grid, List<Map<String, String>> points,
-      List<Variant> variants, int seedCount, List<Runner.Outcome> outcomes,
+      List<Variant> variants, int seedCount, List<Map<String, Object>> figures,
       List<String> metrics) {
     List<String> varying = new ArrayList<>();
     for (Map.Entry<String, List<String>> e : grid.entrySet()) {
@@ -199,7 +203,7 @@ final class SweepCommand implements Callable<Integer> {
       for (Variant v : variants) {
         List<Map<String, Object>> runs = new ArrayList<>();
         for (int s = 0; s < seedCount; s++) {
-          runs.add(Metrics.of(outcomes.get(index++).result()));
+          runs.add(figures.get(index++));
         }
         Map<String, Summary> summaries = new LinkedHashMap<>();
         for (String metric : metrics) {

@@ -1331,7 +1331,7 @@ final class Scheduler {
    * engine.deep_idle_exits}. Stands for the target's {@code cpuidle} state's {@code exit_latency}.
    */
   long ipiDelayNs(int cpu) {
-    if (deepIdleExitNs > 0 && coreInDeepIdle(cpu)) {
+    if (coreInDeepIdle(cpu)) {
       if (deepIdleExits == null) {
         deepIdleExits = sim.counters.counter("engine.deep_idle_exits");
       }

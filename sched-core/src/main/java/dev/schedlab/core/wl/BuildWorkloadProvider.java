@@ -238,7 +238,7 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
       lastChangeNs = startNs;
       int parentCpu = affinity.first();
       background.start(host, "fg-load", SchedPolicy.NORMAL, 0, affinity, parentCpu);
-      makeTask = host.spawn(
+      host.spawn(
           new TaskSpec("make", policy, nice, affinity, WorkClass.COMPUTE), new Make(), parentCpu);
     }
 

@@ -151,7 +151,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
             new MessageThread(m), parentCpu);
         for (int i = 0; i < workers; i++) {
           int w = m * workers + i;
-          workerTask[w] = host.spawn(
+          host.spawn(
               new TaskSpec("schbench/worker/" + w, policy, 0, affinity,
                   WorkClass.COMPUTE),
               new Worker(m, w), parentCpu);

@@ -27,8 +27,7 @@ final class DeepIdleTest {
 
   /** Wakes a task pinned to CPU 0's SMT sibling or to the other core; how long until it runs. */
   private static long wakeToRun(EngineOptions options, boolean otherCore) {
-    Simulation probe = EngineFixture.on("1n1l2c2t").build();
-    int sibling = probe.state.siblingsOf()[0][0];
+    int sibling = TestMachines.unit("1n1l2c2t").topology().smtSiblings(0).next(0);
     int pinned = otherCore ? (sibling == 1 ? 2 : 1) : sibling;
     long[] ranAt = {-1};
     TaskProgram sleeper = new TaskProgram() {
