@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -78,6 +79,14 @@ final class SweepCommand implements Callable<Integer> {
       description = "simulations at once (default: every core)")
   Integer threads;
 
+  /** Output formats on stdout. */
+  enum Format { csv, table }
+
+  @Option(names = "--format", paramLabel = "csv|table",
+      description = "stdout format: csv (default), or table for people: a block per grid point,"
+          + " mean ± standard deviation per variant and the change of the mean")
+  Format format = Format.csv;
+
   SweepCommand(Cli cli) {
     this.cli = cli;
   }
@@ -131,8 +140,11 @@ final class SweepCommand implements Callable<Integer> {
       figures.add(Metrics.of(o.result()));
     }
     requireReported(metrics, figures);
-    cli.out().print(
-        csv(resolved, grid, points, parsed, seedList.size(), figures, metrics));
+    List<PointSummary> summaries =
+        summarise(points, parsed, seedList.size(), figures, metrics);
+    cli.out().print(format == Format.table
+        ? table(resolved, grid, summaries, seedList.size(), metrics)
+        : csv(resolved, grid, summaries, seedList.size(), metrics));
     return 0;
   }
 
@@ -180,60 +192,166 @@ final class SweepCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * One variant's summaries at one grid point.
+   *
+   * @param variant the variant
+   * @param metrics each metric's summary over the seeds, in the order asked for
+   * @param firstRun the figures of the variant's first run (the workload metric's name and unit)
+   */
+  record VariantSummary(
+      Variant variant, Map<String, Summary> metrics, Map<String, Object> firstRun) {}
+
+  /**
+   * The summaries of one grid point.
+   *
+   * @param point the grid point's values
+   * @param variants one summary per variant, in command-line order
+   */
+  record PointSummary(Map<String, String> point, List<VariantSummary> variants) {}
+
+  /**
+   * Summarises {@code figures}, which hold the runs in the order the sweep made them: grid points,
+   * then variants, then seeds.
+   */
+  static List<PointSummary> summarise(
+      List<Map<String, String>> points, List<Variant> variants, int seedCount,
+      List<Map<String, Object>> figures, List<String> metrics) {
+    List<PointSummary> summaries = new ArrayList<>();
+    int index = 0;
+    for (Map<String, String> point : points) {
+      List<VariantSummary> perVariant = new ArrayList<>();
+      for (Variant v : variants) {
+        List<Map<String, Object>> runs = figures.subList(index, index + seedCount);
+        index += seedCount;
+        Map<String, Summary> byMetric = new LinkedHashMap<>();
+        for (String metric : metrics) {
+          byMetric.put(metric, Summary.of(runs, metric));
+        }
+        perVariant.add(new VariantSummary(v, byMetric, runs.get(0)));
+      }
+      summaries.add(new PointSummary(point, perVariant));
+    }
+    return summaries;
+  }
+
   /** Summary rows: one per grid point, variant and metric. */
   static String csv(
-      Scenario scenario, Map<String, List<String>> grid, List<Map<String, String>> points,
-      List<Variant> variants, int seedCount, List<Map<String, Object>> figures,
-      List<String> metrics) {
-    List<String> varying = new ArrayList<>();
-    for (Map.Entry<String, List<String>> e : grid.entrySet()) {
-      if (e.getValue().size() > 1) {
-        varying.add(e.getKey());
-      }
-    }
+      Scenario scenario, Map<String, List<String>> grid, List<PointSummary> summaries,
+      int seedCount, List<String> metrics) {
+    List<String> varying = varying(grid);
     StringBuilder out = new StringBuilder();
     List<String> header = new ArrayList<>(List.of("machine", "workload", "variant"));
     header.addAll(varying);
     header.addAll(List.of("metric", "unit", "runs", "mean", "stddev", "min", "max",
         "change_pct"));
     out.append(Csv.line(header));
-    int index = 0;
-    for (Map<String, String> point : points) {
-      Map<String, Summary> first = null;
-      for (Variant v : variants) {
-        List<Map<String, Object>> runs = new ArrayList<>();
-        for (int s = 0; s < seedCount; s++) {
-          runs.add(figures.get(index++));
-        }
-        Map<String, Summary> summaries = new LinkedHashMap<>();
+    for (PointSummary point : summaries) {
+      Map<String, Summary> first = point.variants().get(0).metrics();
+      for (VariantSummary v : point.variants()) {
+        boolean base = v == point.variants().get(0);
         for (String metric : metrics) {
-          summaries.put(metric, Summary.of(runs, metric));
-        }
-        for (String metric : metrics) {
-          Summary s = summaries.get(metric);
+          Summary s = v.metrics().get(metric);
           List<String> cells = new ArrayList<>(List.of(scenario.machineId(),
-              scenario.workload().id(), v.name()));
+              scenario.workload().id(), v.variant().name()));
           for (String key : varying) {
-            cells.add(point.get(key));
+            cells.add(point.point().get(key));
           }
           boolean main = metric.equals("throughput");
-          String unit = main ? String.valueOf(runs.get(0).get("throughput_unit")) : "";
-          double change = first == null ? Double.NaN
-              : first.get(metric).mean() == 0 ? Double.NaN
-              : (s.mean() - first.get(metric).mean()) / Math.abs(first.get(metric).mean()) * 100;
+          String unit = main ? String.valueOf(v.firstRun().get("throughput_unit")) : "";
+          double baseMean = first.get(metric).mean();
+          double change = base || baseMean == 0 ? Double.NaN
+              : (s.mean() - baseMean) / Math.abs(baseMean) * 100;
           // The workload's own metric goes by its own name (FLOP/s throughput, p99 latency...).
-          String name = main ? String.valueOf(runs.get(0).get("throughput_metric")) : metric;
+          String name = main ? String.valueOf(v.firstRun().get("throughput_metric")) : metric;
           cells.addAll(List.of(name, unit, Integer.toString(seedCount), Csv.value(s.mean()),
               Csv.value(s.stddev()), Csv.value(s.min()), Csv.value(s.max()),
-              first == null ? "" : Csv.value(change)));
+              base ? "" : Csv.value(change)));
           out.append(Csv.line(cells));
-        }
-        if (first == null) {
-          first = summaries;
         }
       }
     }
     return out.toString();
+  }
+
+  /**
+   * The same summaries for people: a heading naming the machine, workload and seeds, then per
+   * grid point a line with its varying values and a table with a row per metric (labelled as in
+   * {@code compare}) and, per variant, {@code mean ± stddev} and the change of the mean from the
+   * first variant.
+   */
+  static String table(
+      Scenario scenario, Map<String, List<String>> grid, List<PointSummary> summaries,
+      int seedCount, List<String> metrics) {
+    List<String> varying = varying(grid);
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT, "%s; %d seed%s per point, mean ± standard deviation%n",
+        scenario.describe(), seedCount, seedCount == 1 ? "" : "s"));
+    for (VariantSummary v : summaries.get(0).variants()) {
+      out.append("  ").append(v.variant().name()).append(" = ")
+          .append(String.join(" + ", v.variant().pluginNames())).append('\n');
+    }
+    for (PointSummary point : summaries) {
+      out.append('\n');
+      if (!varying.isEmpty()) {
+        List<String> values = new ArrayList<>();
+        for (String key : varying) {
+          values.add(key + "=" + point.point().get(key));
+        }
+        out.append(String.join(", ", values)).append('\n');
+      }
+      List<VariantSummary> variants = point.variants();
+      TextTable table = new TextTable(1);
+      List<String> header = new ArrayList<>(List.of("metric"));
+      for (int i = 0; i < variants.size(); i++) {
+        header.add(variants.get(i).variant().name());
+        if (i > 0) {
+          header.add(variants.size() > 2
+              ? "change vs " + variants.get(0).variant().name() : "change");
+        }
+      }
+      table.row(header.toArray(String[]::new));
+      for (String metric : metrics) {
+        List<String> cells = new ArrayList<>(List.of(label(metric, variants.get(0).firstRun())));
+        double base = variants.get(0).metrics().get(metric).mean();
+        for (int i = 0; i < variants.size(); i++) {
+          Summary s = variants.get(i).metrics().get(metric);
+          cells.add(TextTable.number(s.mean()) + " ± " + TextTable.number(s.stddev()));
+          if (i > 0) {
+            cells.add(TextTable.change(base, s.mean()));
+          }
+        }
+        table.row(cells.toArray(String[]::new));
+      }
+      out.append(table.render());
+    }
+    return out.toString();
+  }
+
+  /** A metric's row label: the workload metric's name, unit and direction, {@code compare}'s. */
+  private static String label(String metric, Map<String, Object> run) {
+    if (metric.equals("throughput")) {
+      boolean higher = Boolean.TRUE.equals(run.get("higher_is_better"));
+      return run.get("throughput_metric") + " (" + run.get("throughput_unit") + ", "
+          + (higher ? "higher" : "lower") + " is better)";
+    }
+    for (Metrics.Row row : Metrics.ROWS) {
+      if (row.key().equals(metric)) {
+        return row.label();
+      }
+    }
+    return metric;
+  }
+
+  /** The grid keys with more than one value, in grid order. */
+  private static List<String> varying(Map<String, List<String>> grid) {
+    List<String> varying = new ArrayList<>();
+    for (Map.Entry<String, List<String>> e : grid.entrySet()) {
+      if (e.getValue().size() > 1) {
+        varying.add(e.getKey());
+      }
+    }
+    return varying;
   }
 
   /**

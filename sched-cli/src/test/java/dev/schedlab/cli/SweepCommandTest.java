@@ -84,6 +84,42 @@ final class SweepCommandTest {
   }
 
   @Test
+  void tableFormat_aBlockPerGridPoint_meanAndSpreadAsInTheCsv() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-W", "workers=2,4", "--metric", "workload_wakeup_p999_us"));
+    List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
+    args.addAll(List.of("--format", "table"));
+    String table = Invocation.of(args).assertOk().out();
+
+    assertThat(table).startsWith("hw.shape (8 CPUs, SMT2), wl.schbench; 3 seeds per point");
+    List<String> lines = table.lines().toList();
+    assertThat(lines).containsSubsequence("workers=2", "workers=4");
+    assertThat(lines.stream().filter(l -> l.startsWith("metric "))).hasSize(2)
+        .allSatisfy(l -> assertThat(l.split(" +")).containsExactly("metric", "old", "new",
+            "change"));
+    // Each block has a row per metric; a row's cells are the CSV's mean and stddev per variant.
+    int block = lines.indexOf("workers=4");
+    for (String metric : List.of("wakeup_migrations", "workload_wakeup_p999_us")) {
+      String label = metric.equals("wakeup_migrations") ? "wakeup migrations" : metric;
+      String line = lines.subList(block, lines.size()).stream()
+          .filter(l -> l.startsWith(label + " ")).findFirst().orElseThrow();
+      for (String variant : List.of("old", "new")) {
+        List<String> row = rows.stream().filter(r -> r.get(2).equals(variant)
+            && r.get(3).equals("4") && r.get(4).equals(metric)).findFirst().orElseThrow();
+        assertThat(line).contains(TextTable.number(Double.parseDouble(row.get(7))) + " ± "
+            + TextTable.number(Double.parseDouble(row.get(8))));
+      }
+    }
+  }
+
+  @Test
+  void badFormat_oneLine_exitTwo() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--format", "html"));
+    Invocation.of(args).assertBadInput("--format", "csv", "table");
+  }
+
+  @Test
   void badMachineGridValue_refusedBeforeRunning() {
     List<String> args = new ArrayList<>(SWEEP);
     args.addAll(List.of("-M", "shape=1n1l4c2t,nonsense"));
