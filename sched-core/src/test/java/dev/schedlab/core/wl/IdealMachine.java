@@ -100,6 +100,7 @@ final class IdealMachine {
   private long sequence;
   private long nowNs;
   private long wakeLatencyNs;
+  private long syncWakes;
   private Workload workload;
 
   IdealMachine(Topology topology) {
@@ -196,6 +197,11 @@ final class IdealMachine {
 
   Task task(int id) {
     return tasks.get(id);
+  }
+
+  /** How many of the wakes so far carried the {@code WF_SYNC} hint. */
+  long syncWakes() {
+    return syncWakes;
   }
 
   /** Every step ending and wake so far, in order. */
@@ -378,6 +384,14 @@ final class IdealMachine {
     @Override
     public void exit() {
       end("exit", 0);
+    }
+
+    @Override
+    public void wake(int taskId, boolean sync) {
+      if (sync) {
+        syncWakes++;
+      }
+      wake(taskId);
     }
 
     @Override

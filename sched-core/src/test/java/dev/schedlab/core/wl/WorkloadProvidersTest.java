@@ -12,7 +12,7 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The seven workloads are found through {@link ServiceLoader}, describe themselves with a source
+ * The eight workloads are found through {@link ServiceLoader}, describe themselves with a source
  * and described parameters, and every one but rt-app (which needs a file) starts with its defaults
  * on a small SMT machine and reports a metric.
  */
@@ -20,7 +20,7 @@ final class WorkloadProvidersTest {
 
   private static final List<String> IDS = List.of(
       "wl.build", "wl.gemm", "wl.hackbench", "wl.inference", "wl.rtapp", "wl.schbench",
-      "wl.stream");
+      "wl.stream", "wl.tbench");
 
   @Test
   void serviceLoader_classPath_findsEveryWorkload() {
