@@ -53,6 +53,9 @@ final class EngineSettings {
         (o, v) -> o.engine = o.engine.withSisUtil(v));
     bool("wakeup_preemption", "SCHED_FEAT(WAKEUP_PREEMPTION)", e.wakeupPreemption(),
         (o, v) -> o.engine = o.engine.withWakeupPreemption(v));
+    bool("run_to_parity", "SCHED_FEAT(RUN_TO_PARITY): a picked task is not wakeup-preempted while"
+            + " eligible, up to its deadline (false: up to 700us of its run time)",
+        e.runToParity(), (o, v) -> o.engine = o.engine.withRunToParity(v));
     duration("idle_history", "span over which CPUs' last idle instants are spread at start",
         e.idleHistoryNs(), 10_000 * MS, (o, v) -> o.engine = o.engine.withIdleHistoryNs(v));
     bool("spread_balance_stamps", "start with last_balance stamps spread (false: boot state)",

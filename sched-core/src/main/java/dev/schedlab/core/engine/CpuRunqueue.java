@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
  * <p>Fair sharing is EEVDF-like and deliberately simplified: every enqueue places the entity at
  * the queue's weighted average vruntime (lag 0, i.e. no {@code PLACE_LAG} memory), the pick is
  * {@code pick_eevdf()}'s rule (earliest virtual deadline among eligible entities) by a linear scan,
- * and there is no {@code RUN_TO_PARITY}, {@code DELAY_DEQUEUE} or buddy logic.
+ * wakeup preemption keeps RUN_TO_PARITY's slice protection, and there is no {@code DELAY_DEQUEUE}
+ * or buddy logic.
  */
 final class CpuRunqueue {
 
@@ -56,6 +57,11 @@ final class CpuRunqueue {
   long nextSpeedChange = Long.MAX_VALUE;
   /** When the live CPU timer event fires; {@code Long.MAX_VALUE} when none is live. */
   long timerAt = Long.MAX_VALUE;
+  /**
+   * The task {@code put_prev_task_fair()} just put back, until the next pick: picked again, it
+   * keeps its slice protection ({@code set_next_entity()} is skipped for {@code prev == next}).
+   */
+  Task putBack;
   /** The last running task left the runqueue (sleep, block, exit): newidle is due. */
   boolean currLeft;
   /** {@code TIF_NEED_RESCHED} for a reschedule deferred until the current activity ends. */
@@ -226,9 +232,10 @@ final class CpuRunqueue {
   }
 
   /**
-   * Equivalent of {@code pick_eevdf()} without buddies and RUN_TO_PARITY: among the eligible
-   * entities ({@code vruntime <= avg_vruntime}), the earliest virtual deadline; ties go to the
-   * entity nearer the head of {@code cfs_tasks}. Null when empty.
+   * Equivalent of {@code pick_eevdf()} without buddies: among the eligible entities ({@code
+   * vruntime <= avg_vruntime}), the earliest virtual deadline; ties go to the entity nearer the
+   * head of {@code cfs_tasks}. Null when empty. RUN_TO_PARITY's protection of the running task is
+   * applied where it decides, in wakeup preemption ({@code Scheduler.wakeupPreempt}).
    */
   Task pickEevdf() {
     if (nr == 0) {

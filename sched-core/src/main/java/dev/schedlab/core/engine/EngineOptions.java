@@ -20,6 +20,10 @@ import java.util.function.Consumer;
  * @param sisUtil equivalent of {@code SCHED_FEAT(SIS_UTIL)} (default true): limit the idle-CPU
  *     scan of {@code select_idle_cpu()} by the LLC's {@code nr_idle_scan}
  * @param wakeupPreemption equivalent of {@code SCHED_FEAT(WAKEUP_PREEMPTION)} (default true)
+ * @param runToParity equivalent of {@code SCHED_FEAT(RUN_TO_PARITY)} (default true): a task
+ *     picked to run is protected from wakeup preemption while it stays eligible, up to its
+ *     deadline at the pick; false protects it for {@code normalized_sysctl_sched_base_slice}
+ *     (700 µs of its own run time) at most ({@code set_protect_slice()})
  * @param checkInvariants run the invariant checker (each task on exactly one runqueue, affinity,
  *     ILB choice, NOHZ mask); violations throw. {@link #defaults()} enables it when the system
  *     property {@code schedlab.invariants} is {@code true}
@@ -70,6 +74,7 @@ public record EngineOptions(
     long ilbSelectPerCpuNs,
     boolean sisUtil,
     boolean wakeupPreemption,
+    boolean runToParity,
     boolean checkInvariants,
     int invariantSweepJiffies,
     long idleHistoryNs,
@@ -101,14 +106,15 @@ public record EngineOptions(
   }
 
   /**
-   * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL and wakeup preemption on, invariants
+   * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL, wakeup preemption and RUN_TO_PARITY on,
+   * invariants
    * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
    * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed,
    * no wakeup race window, no deep idle state (residency 400 µs if one is set).
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
-        2_000, 100, 300, 10, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
+        2_000, 100, 300, 10, true, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
         10_000_000, true, false, false, 0, 0, 400_000);
   }
 
@@ -185,6 +191,11 @@ public record EngineOptions(
     return with(f -> f.wakeupPreemption = value);
   }
 
+  /** A copy with RUN_TO_PARITY on or off. */
+  public EngineOptions withRunToParity(boolean value) {
+    return with(f -> f.runToParity = value);
+  }
+
   /** A copy with the fields {@code change} sets on a mutable copy of this one. */
   private EngineOptions with(Consumer<Fields> change) {
     Fields f = new Fields(this);
@@ -200,6 +211,7 @@ public record EngineOptions(
     long ilbSelectPerCpuNs;
     boolean sisUtil;
     boolean wakeupPreemption;
+    boolean runToParity;
     boolean checkInvariants;
     int invariantSweepJiffies;
     long idleHistoryNs;
@@ -217,6 +229,7 @@ public record EngineOptions(
       ilbSelectPerCpuNs = o.ilbSelectPerCpuNs;
       sisUtil = o.sisUtil;
       wakeupPreemption = o.wakeupPreemption;
+      runToParity = o.runToParity;
       checkInvariants = o.checkInvariants;
       invariantSweepJiffies = o.invariantSweepJiffies;
       idleHistoryNs = o.idleHistoryNs;
@@ -231,7 +244,7 @@ public record EngineOptions(
     EngineOptions build() {
       return new EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-          wakeupPreemption, checkInvariants, invariantSweepJiffies, idleHistoryNs,
+          wakeupPreemption, runToParity, checkInvariants, invariantSweepJiffies, idleHistoryNs,
           spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs, deepIdleExitNs,
           deepIdleResidencyNs);
     }

@@ -66,6 +66,9 @@ final class Scheduler {
   private final int hz;
   /** {@code EngineOptions.retainShortIdleTick}: the idle governor may keep the tick. */
   private final boolean retainShortIdleTick;
+  /** {@code normalized_sysctl_sched_base_slice}: the base slice before CPU-count scaling. */
+  private static final long NORMALIZED_BASE_SLICE_NS = 700_000L;
+
   private final long baseSliceNs;
   private final long ipiLatencyNs;
   private final int timekeeperCpu;
@@ -138,7 +141,7 @@ final class Scheduler {
     this.ipiLatencyNs = sim.options.ipiLatencyNs();
     this.online = topology.onlineMask();
     int ncpus = Math.max(1, online.weight());
-    this.baseSliceNs = 700_000L * (1 + ilog2(Math.min(ncpus, 8)));
+    this.baseSliceNs = NORMALIZED_BASE_SLICE_NS * (1 + ilog2(Math.min(ncpus, 8)));
     this.nohzFull = topology.housekeeping().nohzFullMask();
     this.timekeeperCpu =
         nohzFull.isEmpty()
@@ -498,6 +501,21 @@ final class Scheduler {
   }
 
   /**
+   * Models {@code set_protect_slice()}: the vruntime up to which a task just picked is protected
+   * from wakeup preemption. Every task has the same slice here, so with RUN_TO_PARITY that is its
+   * deadline; without it, at most {@code normalized_sysctl_sched_base_slice} (700 µs) of its own
+   * run time.
+   */
+  private long protectUntil(Task task) {
+    long quantum = sim.options.runToParity() ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS,
+        baseSliceNs);
+    if (quantum == baseSliceNs) {
+      return task.deadline;
+    }
+    return Math.min(task.deadline, task.vruntime + quantum * LoadWeights.NICE_0_LOAD / task.weight);
+  }
+
+  /**
    * Equivalent of {@code update_curr()}: charges the running task's exec time and vruntime up to
    * now, and its work progress at the current speed (none while it is paused).
    */
@@ -574,6 +592,7 @@ final class Scheduler {
     task.state = TaskState.QUEUED;
     task.waitStartNs = now;
     rq.setCurr(null);
+    rq.putBack = task;
     wasteAfter(rq);
   }
 
@@ -611,6 +630,7 @@ final class Scheduler {
       }
       Task next = rq.pickEevdf();
       if (next == null) {
+        rq.putBack = null;
         if (!rq.inIdleLoop) {
           startNewidle(rq);
         }
@@ -645,6 +665,12 @@ final class Scheduler {
     seUpdate(next, now, true, false);
     cfsUpdate(rq, now);
     rq.setCurr(next);
+    if (next != rq.putBack) {
+      // set_next_entity() runs only for a task other than the one just put back: a task picked
+      // again keeps the protection of its earlier pick.
+      next.vprot = protectUntil(next);
+    }
+    rq.putBack = null;
     next.state = TaskState.RUNNING;
     rq.moveToHead(next);
     rq.pcount++;
@@ -1272,10 +1298,12 @@ final class Scheduler {
   }
 
   /**
-   * Models {@code wakeup_preempt()} / {@code check_preempt_wakeup_fair()} simplified to the EEVDF
-   * rule without RUN_TO_PARITY: an idle CPU always reschedules; a SCHED_IDLE current is preempted
-   * by a non-idle task; only SCHED_NORMAL wakees preempt; otherwise preempt when the wakee is
-   * eligible with an earlier deadline, or the current task's slice is used up.
+   * Models {@code wakeup_preempt()} / {@code check_preempt_wakeup_fair()}: an idle CPU always
+   * reschedules; a SCHED_IDLE current is preempted by a non-idle task; only SCHED_NORMAL wakees
+   * preempt; a current task whose slice is used up ({@code update_deadline()}) is preempted;
+   * otherwise the wakee preempts when it is what {@code __pick_eevdf()} would choose now, with the
+   * current task kept while it is eligible and below its {@code vprot} (RUN_TO_PARITY, {@link
+   * #protectUntil}). Slices are all equal here, so {@code PREEMPT_SHORT} never applies.
    */
   void wakeupPreempt(CpuRunqueue rq, Task task) {
     Task curr = rq.curr;
@@ -1299,7 +1327,10 @@ final class Scheduler {
       resched(rq);
       return;
     }
-    if (task.deadline < curr.deadline && rq.isEligible(task)) {
+    if (curr.vruntime < curr.vprot && rq.isEligible(curr)) {
+      return;
+    }
+    if (rq.pickEevdf() == task) {
       resched(rq);
     }
   }

@@ -49,6 +49,11 @@ final class Task implements TaskView {
   /** {@code se->deadline}. */
   long deadline;
   /**
+   * {@code se->vprot}: the vruntime below which the task, once picked, is protected from wakeup
+   * preemption while it stays eligible ({@code set_protect_slice()}).
+   */
+  long vprot;
+  /**
    * {@code se->exec_start}: set when the task starts running and advanced by every {@code
    * update_curr()}, so for a task that is not running it is when it last ran. A migration resets
    * it to {@link #EXEC_START_COLD}, as fork does.
