@@ -107,10 +107,9 @@ public record EngineOptions(
 
   /**
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL, wakeup preemption and RUN_TO_PARITY on,
-   * invariants
-   * per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies, 10 ms of
-   * idle history, balance stamps spread, the tick stopped at every idle entry, ticks not skewed,
-   * no wakeup race window, no deep idle state (residency 400 µs if one is set).
+   * invariants per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies,
+   * 10 ms of idle history, balance stamps spread, the tick stopped at every idle entry, ticks not
+   * skewed, no wakeup race window, no deep idle state (residency 400 µs if one is set).
    */
   public static EngineOptions defaults() {
     return new EngineOptions(

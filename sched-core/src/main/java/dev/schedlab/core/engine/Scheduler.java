@@ -507,12 +507,13 @@ final class Scheduler {
    * run time.
    */
   private long protectUntil(Task task) {
-    long quantum = sim.options.runToParity() ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS,
-        baseSliceNs);
+    long quantum =
+        sim.options.runToParity() ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
     if (quantum == baseSliceNs) {
       return task.deadline;
     }
-    return Math.min(task.deadline, task.vruntime + quantum * LoadWeights.NICE_0_LOAD / task.weight);
+    long vquantum = quantum * LoadWeights.NICE_0_LOAD / task.weight;
+    return Math.min(task.deadline, task.vruntime + vquantum);
   }
 
   /**
