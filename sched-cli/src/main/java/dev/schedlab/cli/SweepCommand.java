@@ -20,8 +20,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code schedlab sweep}: a grid of runs (variants × workload parameter values × seeds) in
- * parallel on all cores, summarised as CSV with the mean and spread of each metric per variant and
- * grid point, and the change of the mean from the first variant.
+ * parallel on all cores, summarised as CSV (or, with {@code --format table}, a table for people)
+ * with the mean and spread of each metric per variant and grid point, the change of the mean from
+ * the first variant, and the same comparison paired seed by seed.
  *
  * <p>{@code -W key=v1,v2,...} sweeps a workload parameter over its values; for cpulist parameters,
  * whose values contain commas, the alternatives are separated by {@code ;} instead. {@code -M
@@ -198,9 +199,43 @@ final class SweepCommand implements Callable<Integer> {
    * @param variant the variant
    * @param metrics each metric's summary over the seeds, in the order asked for
    * @param firstRun the figures of the variant's first run (the workload metric's name and unit)
+   * @param paired each metric compared seed by seed with the first variant; empty for the first
    */
   record VariantSummary(
-      Variant variant, Map<String, Summary> metrics, Map<String, Object> firstRun) {}
+      Variant variant, Map<String, Summary> metrics, Map<String, Object> firstRun,
+      Map<String, Paired> paired) {}
+
+  /**
+   * One metric of a variant compared with the first variant on the same seeds.
+   *
+   * @param meanChangePct the mean over seeds of the relative change, in percent (NaN when the
+   *     first variant's value is 0 on every seed)
+   * @param higher seeds on which this variant's value is higher
+   * @param lower seeds on which it is lower
+   */
+  record Paired(double meanChangePct, int higher, int lower) {
+    static Paired of(List<Map<String, Object>> base, List<Map<String, Object>> runs,
+        String metric) {
+      double sum = 0;
+      int counted = 0;
+      int higher = 0;
+      int lower = 0;
+      for (int i = 0; i < runs.size(); i++) {
+        double b = Metrics.number(base.get(i), metric);
+        double v = Metrics.number(runs.get(i), metric);
+        if (v > b) {
+          higher++;
+        } else if (v < b) {
+          lower++;
+        }
+        if (b != 0) {
+          sum += (v - b) / Math.abs(b) * 100;
+          counted++;
+        }
+      }
+      return new Paired(counted == 0 ? Double.NaN : sum / counted, higher, lower);
+    }
+  }
 
   /**
    * The summaries of one grid point.
@@ -221,14 +256,22 @@ final class SweepCommand implements Callable<Integer> {
     int index = 0;
     for (Map<String, String> point : points) {
       List<VariantSummary> perVariant = new ArrayList<>();
+      List<Map<String, Object>> base = null;
       for (Variant v : variants) {
         List<Map<String, Object>> runs = figures.subList(index, index + seedCount);
         index += seedCount;
         Map<String, Summary> byMetric = new LinkedHashMap<>();
+        Map<String, Paired> paired = new LinkedHashMap<>();
         for (String metric : metrics) {
           byMetric.put(metric, Summary.of(runs, metric));
+          if (base != null) {
+            paired.put(metric, Paired.of(base, runs, metric));
+          }
         }
-        perVariant.add(new VariantSummary(v, byMetric, runs.get(0)));
+        perVariant.add(new VariantSummary(v, byMetric, runs.get(0), paired));
+        if (base == null) {
+          base = runs;
+        }
       }
       summaries.add(new PointSummary(point, perVariant));
     }
@@ -244,7 +287,7 @@ final class SweepCommand implements Callable<Integer> {
     List<String> header = new ArrayList<>(List.of("machine", "workload", "variant"));
     header.addAll(varying);
     header.addAll(List.of("metric", "unit", "runs", "mean", "stddev", "min", "max",
-        "change_pct"));
+        "change_pct", "paired_change_pct", "seeds_higher", "seeds_lower"));
     out.append(Csv.line(header));
     for (PointSummary point : summaries) {
       Map<String, Summary> first = point.variants().get(0).metrics();
@@ -267,6 +310,10 @@ final class SweepCommand implements Callable<Integer> {
           cells.addAll(List.of(name, unit, Integer.toString(seedCount), Csv.value(s.mean()),
               Csv.value(s.stddev()), Csv.value(s.min()), Csv.value(s.max()),
               base ? "" : Csv.value(change)));
+          Paired paired = v.paired().get(metric);
+          cells.addAll(paired == null ? List.of("", "", "")
+              : List.of(Csv.value(paired.meanChangePct()), Integer.toString(paired.higher()),
+                  Integer.toString(paired.lower())));
           out.append(Csv.line(cells));
         }
       }
@@ -278,7 +325,8 @@ final class SweepCommand implements Callable<Integer> {
    * The same summaries for people: a heading naming the machine, workload and seeds, then per
    * grid point a line with its varying values and a table with a row per metric (labelled as in
    * {@code compare}) and, per variant, {@code mean ± stddev} and the change of the mean from the
-   * first variant.
+   * first variant; with several seeds, a line per variant compares the workload's metric with
+   * the first variant's seed by seed (runs with the same seed are paired).
    */
   static String table(
       Scenario scenario, Map<String, List<String>> grid, List<PointSummary> summaries,
@@ -324,6 +372,19 @@ final class SweepCommand implements Callable<Integer> {
         table.row(cells.toArray(String[]::new));
       }
       out.append(table.render());
+      if (seedCount > 1) {
+        // The workload's own metric, seed by seed against the first variant.
+        for (VariantSummary v : variants.subList(1, variants.size())) {
+          Paired p = v.paired().get("throughput");
+          out.append(String.format(Locale.ROOT,
+              "paired by seed, %s: %s higher on %d of %d seeds, lower on %d (mean of the"
+                  + " per-seed changes %s)%n",
+              variants.get(0).firstRun().get("throughput_metric"), v.variant().name(),
+              p.higher(), seedCount, p.lower(),
+              Double.isNaN(p.meanChangePct()) ? "n/a"
+                  : String.format(Locale.ROOT, "%+.1f %%", p.meanChangePct())));
+        }
+      }
     }
     return out.toString();
   }

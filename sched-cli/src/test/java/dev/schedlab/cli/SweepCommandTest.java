@@ -22,7 +22,8 @@ final class SweepCommandTest {
   void seeds_oneSummaryRowPerVariantAndMetric() {
     List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
     assertThat(rows.get(0)).containsExactly("machine", "workload", "variant", "metric", "unit",
-        "runs", "mean", "stddev", "min", "max", "change_pct");
+        "runs", "mean", "stddev", "min", "max", "change_pct", "paired_change_pct",
+        "seeds_higher", "seeds_lower");
     assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
     for (List<String> row : rows.subList(1, rows.size())) {
       assertThat(row.get(5)).isEqualTo("3");
@@ -33,8 +34,29 @@ final class SweepCommandTest {
       assertThat(Double.parseDouble(row.get(7))).isGreaterThanOrEqualTo(0);
     }
     assertThat(rows.get(1).get(2)).isEqualTo("old");
-    assertThat(rows.get(1).get(10)).isEmpty();
+    assertThat(rows.get(1).subList(10, 14)).containsOnly("");
     assertThat(rows.get(1 + SweepCommand.METRICS.size()).get(2)).isEqualTo("new");
+    for (List<String> row : rows.subList(1 + SweepCommand.METRICS.size(), rows.size())) {
+      // Three seeds, each either higher, lower or equal under the second variant.
+      assertThat(Integer.parseInt(row.get(12)) + Integer.parseInt(row.get(13)))
+          .isBetween(0, 3);
+    }
+  }
+
+  @Test
+  void paired_countsSeedsWhereTheSecondVariantIsHigherOrLower() {
+    Map<String, Object> a1 = Map.of("throughput", 10.0);
+    Map<String, Object> a2 = Map.of("throughput", 20.0);
+    Map<String, Object> a3 = Map.of("throughput", 5.0);
+    Map<String, Object> b1 = Map.of("throughput", 12.0);
+    Map<String, Object> b2 = Map.of("throughput", 10.0);
+    Map<String, Object> b3 = Map.of("throughput", 5.0);
+    SweepCommand.Paired p = SweepCommand.Paired.of(
+        List.of(a1, a2, a3), List.of(b1, b2, b3), "throughput");
+    // +20 %, -50 %, 0 %: higher on one seed, lower on one, mean of the changes -10 %.
+    assertThat(p.higher()).isEqualTo(1);
+    assertThat(p.lower()).isEqualTo(1);
+    assertThat(p.meanChangePct()).isCloseTo(-10.0, org.assertj.core.api.Assertions.within(1e-9));
   }
 
   @Test
@@ -92,6 +114,14 @@ final class SweepCommandTest {
     String table = Invocation.of(args).assertOk().out();
 
     assertThat(table).startsWith("hw.shape (8 CPUs, SMT2), wl.schbench; 3 seeds per point");
+    // Per block, the workload's metric paired seed by seed, as the CSV counts it.
+    for (String workers : List.of("2", "4")) {
+      List<String> main = rows.stream().filter(r -> r.get(2).equals("new")
+          && r.get(3).equals(workers) && r.get(4).equals("p99_wakeup_latency")).findFirst()
+          .orElseThrow();
+      assertThat(table).contains("paired by seed, p99_wakeup_latency: new higher on "
+          + main.get(13) + " of 3 seeds, lower on " + main.get(14));
+    }
     List<String> lines = table.lines().toList();
     assertThat(lines).containsSubsequence("workers=2", "workers=4");
     assertThat(lines.stream().filter(l -> l.startsWith("metric "))).hasSize(2)
