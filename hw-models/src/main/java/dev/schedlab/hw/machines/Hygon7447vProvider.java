@@ -21,7 +21,11 @@ import dev.schedlab.topology.Topology;
  * hold 4 dies, each with its own memory controllers, and whose firmware exposes one node per die
  * by default; the EPYC 7451 and 7401 exports in shared/topologies show that shape (8 nodes on 2
  * sockets), and the RFC's explanation (cross-LLC and cross-NUMA pulls on newidle) needs several
- * LLCs and several nodes per machine.
+ * LLCs and several nodes per machine. One L3 per die is the simpler reading, not the Zen 1 one:
+ * those exports hold two L3s per die, one per 4-core CCX, and the C86 7280's {@code lscpu} gives
+ * an 8 MB L3, one CCX's; a 24-core die does not split into 4-core CCXs, so the 7447v's L3s are not
+ * known ({@code llcs_per_die=2} gives two 12-core L3s per die; a later Hygon generation may have
+ * 8 L3s per socket with a node per socket: {@code numa=per-socket dies_per_socket=8}).
  *
  * <p>Distances follow a published {@code numactl -H} of a 2-socket Hygon C86 7280 (family 18h,
  * model 1; 8 nodes, a node per die), not AMD's: 16 between dies of one socket, 22 to the one die
