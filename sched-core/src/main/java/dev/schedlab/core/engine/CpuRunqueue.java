@@ -244,7 +244,11 @@ final class CpuRunqueue {
     if (nr == 1) {
       return tasks[0];
     }
-    long avg = avgVruntime();
+    return pickEevdf(avgVruntime());
+  }
+
+  /** {@link #pickEevdf()} on a non-empty queue whose {@code avg_vruntime()} is {@code avg}. */
+  Task pickEevdf(long avg) {
     Task best = null;
     Task leftmost = null;
     for (int i = nr - 1; i >= 0; i--) {

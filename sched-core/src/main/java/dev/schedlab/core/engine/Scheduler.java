@@ -1328,10 +1328,11 @@ final class Scheduler {
       resched(rq);
       return;
     }
-    if (curr.vruntime < curr.vprot && rq.isEligible(curr)) {
+    long avg = rq.avgVruntime();
+    if (curr.vruntime < curr.vprot && curr.vruntime <= avg) {
       return;
     }
-    if (rq.pickEevdf() == task) {
+    if (rq.pickEevdf(avg) == task) {
       resched(rq);
     }
   }

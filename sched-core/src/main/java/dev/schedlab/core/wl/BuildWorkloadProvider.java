@@ -16,7 +16,6 @@ import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
-import dev.schedlab.topology.Topology;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -158,10 +157,7 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
   @Override
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
-    Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        topology.onlineMask());
+    CpuMask affinity = WorkloadCpus.affinity(ID, context);
     int slots = p.getInt("j") == 0 ? affinity.weight() : p.getInt("j");
     long jobs = p.getInt("jobs") == 0 ? (long) JOBS_PER_SLOT * slots : p.getInt("jobs");
     double period = p.getLong("background_period");

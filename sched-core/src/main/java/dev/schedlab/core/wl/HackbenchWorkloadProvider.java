@@ -16,7 +16,6 @@ import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
-import dev.schedlab.topology.Topology;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -112,10 +111,7 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
   @Override
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
-    Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        topology.onlineMask());
+    CpuMask affinity = WorkloadCpus.affinity(ID, context);
     long groups = p.getInt("groups");
     long fds = p.getInt("fds");
     if (groups * fds * 2 > 10_000_000) {

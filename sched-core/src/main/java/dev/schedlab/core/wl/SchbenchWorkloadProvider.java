@@ -83,9 +83,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
     Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        topology.onlineMask());
+    CpuMask affinity = WorkloadCpus.affinity(ID, context);
     long tasks = (long) p.getInt("message_threads") * (p.getInt("workers") + 1);
     if (tasks > 10_000_000) {
       throw new IllegalArgumentException(

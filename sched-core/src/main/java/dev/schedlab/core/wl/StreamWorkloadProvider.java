@@ -124,9 +124,7 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
     Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        topology.onlineMask());
+    CpuMask affinity = WorkloadCpus.affinity(ID, context);
     int threads =
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
     int ntimes = p.getInt("ntimes");

@@ -16,7 +16,6 @@ import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
-import dev.schedlab.topology.Topology;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -89,10 +88,7 @@ public final class TbenchWorkloadProvider implements WorkloadProvider {
   @Override
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
-    Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        topology.onlineMask());
+    CpuMask affinity = WorkloadCpus.affinity(ID, context);
     return new Tbench(affinity, p.getInt("clients"), p.getLong("client_work"),
         p.getLong("server_work"), p.getLong("warmup"));
   }

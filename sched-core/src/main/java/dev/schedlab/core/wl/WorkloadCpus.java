@@ -5,6 +5,7 @@ import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.ParameterSpec;
+import dev.schedlab.spi.WorkloadContext;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.topology.Topology;
 
@@ -57,6 +58,16 @@ final class WorkloadCpus {
               + online.toCpuList());
     }
     return allowed.toImmutable();
+  }
+
+  /**
+   * The workload's {@code affinity} parameter from {@code context}, blank meaning every online CPU
+   * (see {@link #affinity(String, String, String, Topology, CpuMask)}).
+   */
+  static ImmutableCpuMask affinity(String workload, WorkloadContext context) {
+    Topology topology = context.topology();
+    return affinity(workload, AFFINITY, context.parameters().getString(AFFINITY), topology,
+        topology.onlineMask());
   }
 
   /** The online CPUs of the lowest NUMA node that has any (node 0: 0-87,176-263 on Vera). */
