@@ -92,6 +92,36 @@ final class StreamTeamStartIT {
     assertThat(buddy.workload().value()).isGreaterThan(off.workload().value());
   }
 
+  /**
+   * The same case on seeds 2-4, paired: on each, the baseline keeps stacked spinning threads for
+   * the run (the precondition of the seed-1 test: wasted core above 100 ms with fewer than 20
+   * balancing migrations; measured 445-523 ms and 3-4), buddy-assist pushes (7-13 pushes), and
+   * its best rate is higher (measured +10, +59 and +40 %; seed 1 +55 %). Seed 7 is the one of
+   * seeds 1-8 that goes the other way (−5.3 %): its baseline start left no thread stacked for
+   * the run (131.7 GB/s), so the precondition is what the direction rests on, and this test
+   * checks it on every seed it uses. The margin is the direction.
+   */
+  @Test
+  void hygon_perSocketLayout_libgompSpin_seedsTwoToFour_stackedBaselineLosesToThePush() {
+    HardwareModel hygon = Scenarios.machine(
+        "hw.hygon-7447v", Map.of("numa", "per-socket", "dies_per_socket", "8"), "");
+    Map<String, String> stream = Map.of("threads", "384", "ntimes", "10", "spin", "3ms");
+    for (long seed = 2; seed <= 4; seed++) {
+      SimulationResult off = Scenarios.run(hygon, "wl.stream", stream,
+          Scenarios.profile("mainline-7.3"), 300 * MS, seed, SimulationListener.NONE);
+      SimulationResult buddy = Scenarios.run(hygon, "wl.stream", stream,
+          Scenarios.profile("smt-buddy-assist"), 300 * MS, seed, SimulationListener.NONE);
+
+      assertThat(off.wastedCoreNs()).as("seed %d", seed).isGreaterThan(100 * MS);
+      assertThat(java.util.Arrays.stream(off.migrationsPerLevel()).sum())
+          .as("seed %d", seed).isLessThan(20);
+      assertThat(buddy.pluginCounters().get("ext.smt-buddy.push.pushes"))
+          .as("seed %d", seed).isPositive();
+      assertThat(buddy.workload().value()).as("seed %d", seed)
+          .isGreaterThan(off.workload().value());
+    }
+  }
+
   private static SimulationResult run(HardwareModel hygon, String profile) {
     return Scenarios.run(hygon, "wl.stream", STREAM, Scenarios.profile(profile), 250 * MS, 1,
         SimulationListener.NONE);
