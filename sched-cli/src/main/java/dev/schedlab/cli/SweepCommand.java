@@ -214,6 +214,33 @@ final class SweepCommand implements Callable<Integer> {
    * @param lower seeds on which it is lower
    */
   record Paired(double meanChangePct, int higher, int lower) {
+
+    /**
+     * The two-sided sign test: the probability, were either variant as likely to be ahead on a
+     * seed, of a split of the untied seeds at least as uneven as {@link #higher} against {@link
+     * #lower}; 1 when every seed is tied.
+     */
+    double signTestP() {
+      int n = higher + lower;
+      if (n == 0) {
+        return 1;
+      }
+      int k = Math.max(higher, lower);
+      // P(X >= k) for X ~ Binomial(n, 1/2), summed in log space to stay finite for large n.
+      double tail = 0;
+      double logHalfN = n * Math.log(0.5);
+      double logChoose = 0;
+      for (int j = 0; j <= n; j++) {
+        if (j > 0) {
+          logChoose += Math.log((double) (n - j + 1) / j);
+        }
+        if (j >= k) {
+          tail += Math.exp(logChoose + logHalfN);
+        }
+      }
+      return Math.min(1, 2 * tail);
+    }
+
     static Paired of(List<Map<String, Object>> base, List<Map<String, Object>> runs,
         String metric) {
       double sum = 0;
@@ -287,7 +314,7 @@ final class SweepCommand implements Callable<Integer> {
     List<String> header = new ArrayList<>(List.of("machine", "workload", "variant"));
     header.addAll(varying);
     header.addAll(List.of("metric", "unit", "runs", "mean", "stddev", "min", "max",
-        "change_pct", "paired_change_pct", "seeds_higher", "seeds_lower"));
+        "change_pct", "paired_change_pct", "seeds_higher", "seeds_lower", "sign_test_p"));
     out.append(Csv.line(header));
     for (PointSummary point : summaries) {
       Map<String, Summary> first = point.variants().get(0).metrics();
@@ -311,9 +338,9 @@ final class SweepCommand implements Callable<Integer> {
               Csv.value(s.stddev()), Csv.value(s.min()), Csv.value(s.max()),
               base ? "" : Csv.value(change)));
           Paired paired = v.paired().get(metric);
-          cells.addAll(paired == null ? List.of("", "", "")
+          cells.addAll(paired == null ? List.of("", "", "", "")
               : List.of(Csv.value(paired.meanChangePct()), Integer.toString(paired.higher()),
-                  Integer.toString(paired.lower())));
+                  Integer.toString(paired.lower()), Csv.value(paired.signTestP())));
           out.append(Csv.line(cells));
         }
       }
@@ -378,11 +405,12 @@ final class SweepCommand implements Callable<Integer> {
           Paired p = v.paired().get("throughput");
           out.append(String.format(Locale.ROOT,
               "paired by seed, %s: %s higher on %d of %d seeds, lower on %d (mean of the"
-                  + " per-seed changes %s)%n",
+                  + " per-seed changes %s; sign test p = %s)%n",
               variants.get(0).firstRun().get("throughput_metric"), v.variant().name(),
               p.higher(), seedCount, p.lower(),
               Double.isNaN(p.meanChangePct()) ? "n/a"
-                  : String.format(Locale.ROOT, "%+.1f %%", p.meanChangePct())));
+                  : String.format(Locale.ROOT, "%+.1f %%", p.meanChangePct()),
+              TextTable.number(p.signTestP())));
         }
       }
     }

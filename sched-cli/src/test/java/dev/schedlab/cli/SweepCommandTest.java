@@ -23,7 +23,7 @@ final class SweepCommandTest {
     List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
     assertThat(rows.get(0)).containsExactly("machine", "workload", "variant", "metric", "unit",
         "runs", "mean", "stddev", "min", "max", "change_pct", "paired_change_pct",
-        "seeds_higher", "seeds_lower");
+        "seeds_higher", "seeds_lower", "sign_test_p");
     assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
     for (List<String> row : rows.subList(1, rows.size())) {
       assertThat(row.get(5)).isEqualTo("3");
@@ -34,7 +34,7 @@ final class SweepCommandTest {
       assertThat(Double.parseDouble(row.get(7))).isGreaterThanOrEqualTo(0);
     }
     assertThat(rows.get(1).get(2)).isEqualTo("old");
-    assertThat(rows.get(1).subList(10, 14)).containsOnly("");
+    assertThat(rows.get(1).subList(10, 15)).containsOnly("");
     assertThat(rows.get(1 + SweepCommand.METRICS.size()).get(2)).isEqualTo("new");
     for (List<String> row : rows.subList(1 + SweepCommand.METRICS.size(), rows.size())) {
       // Three seeds, each either higher, lower or equal under the second variant.
@@ -57,6 +57,19 @@ final class SweepCommandTest {
     assertThat(p.higher()).isEqualTo(1);
     assertThat(p.lower()).isEqualTo(1);
     assertThat(p.meanChangePct()).isCloseTo(-10.0, org.assertj.core.api.Assertions.within(1e-9));
+    // One seed each way: as even as two untied seeds can be.
+    assertThat(p.signTestP()).isEqualTo(1.0);
+  }
+
+  @Test
+  void signTest_isTheTwoSidedBinomialTail() {
+    // 47 of 64 ahead: 2 * P(X >= 47), X ~ Binomial(64, 1/2) = 2 * 1.1e-4 (tabulated tail).
+    assertThat(new SweepCommand.Paired(0, 47, 17).signTestP())
+        .isCloseTo(2.2e-4, org.assertj.core.api.Assertions.within(0.2e-4));
+    // 8 of 8: 2 / 256.
+    assertThat(new SweepCommand.Paired(0, 8, 0).signTestP())
+        .isCloseTo(2.0 / 256, org.assertj.core.api.Assertions.within(1e-12));
+    assertThat(new SweepCommand.Paired(0, 0, 0).signTestP()).isEqualTo(1.0);
   }
 
   @Test
