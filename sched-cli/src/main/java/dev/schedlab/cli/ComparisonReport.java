@@ -53,8 +53,7 @@ final class ComparisonReport {
         scenario.describe(), TextTable.number(first.simulatedNs() / 1e9), scenario.seed(),
         first.hz()));
     for (Runner.Outcome o : outcomes) {
-      out.append("  ").append(o.spec().variant().name()).append(" = ")
-          .append(String.join(" + ", o.spec().variant().pluginNames())).append('\n');
+      out.append("  ").append(o.spec().variant().definition()).append('\n');
     }
     out.append('\n').append(metricTable());
     out.append('\n').append(schedstatTable());
@@ -66,11 +65,7 @@ final class ComparisonReport {
   private String metricTable() {
     TextTable table = new TextTable(1);
     table.row(header("metric"));
-    SimulationResult first = outcomes.get(0).result();
-    String unit = first.workload().unit();
-    String direction = first.workload().higherIsBetter() ? "higher is better" : "lower is better";
-    table.row(values(first.workload().metric() + " (" + unit + ", " + direction + ")",
-        "throughput"));
+    table.row(values(Metrics.workloadLabel(metrics.get(0)), "throughput"));
     for (Metrics.Row row : Metrics.ROWS) {
       table.row(values(row.label(), row.key()));
     }

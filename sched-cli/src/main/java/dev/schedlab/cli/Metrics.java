@@ -170,6 +170,26 @@ final class Metrics {
   }
 
   /** A metric's numeric value, or NaN when it is not a number. */
+  /**
+   * The table label of the workload's own metric in the figures {@code run}: its name, unit and
+   * direction, {@code time (s, lower is better)}.
+   */
+  static String workloadLabel(Map<String, Object> run) {
+    boolean higher = Boolean.TRUE.equals(run.get("higher_is_better"));
+    return run.get("throughput_metric") + " (" + run.get("throughput_unit") + ", "
+        + (higher ? "higher" : "lower") + " is better)";
+  }
+
+  /** The table label of {@code key}: {@link #ROWS}' label, or the key itself. */
+  static String label(String key) {
+    for (Row row : ROWS) {
+      if (row.key().equals(key)) {
+        return row.label();
+      }
+    }
+    return key;
+  }
+
   static double number(Map<String, Object> metrics, String key) {
     Object v = metrics.get(key);
     return v instanceof Number n ? n.doubleValue() : Double.NaN;

@@ -256,7 +256,7 @@ final class SweepCommand implements Callable<Integer> {
           lower++;
         }
         if (b != 0) {
-          sum += (v - b) / Math.abs(b) * 100;
+          sum += TextTable.changePct(b, v);
           counted++;
         }
       }
@@ -329,9 +329,8 @@ final class SweepCommand implements Callable<Integer> {
           }
           boolean main = metric.equals("throughput");
           String unit = main ? String.valueOf(v.firstRun().get("throughput_unit")) : "";
-          double baseMean = first.get(metric).mean();
-          double change = base || baseMean == 0 ? Double.NaN
-              : (s.mean() - baseMean) / Math.abs(baseMean) * 100;
+          double change = base ? Double.NaN
+              : TextTable.changePct(first.get(metric).mean(), s.mean());
           // The workload's own metric goes by its own name (FLOP/s throughput, p99 latency...).
           String name = main ? String.valueOf(v.firstRun().get("throughput_metric")) : metric;
           cells.addAll(List.of(name, unit, Integer.toString(seedCount), Csv.value(s.mean()),
@@ -363,8 +362,7 @@ final class SweepCommand implements Callable<Integer> {
     out.append(String.format(Locale.ROOT, "%s; %d seed%s per point, mean ± standard deviation%n",
         scenario.describe(), seedCount, seedCount == 1 ? "" : "s"));
     for (VariantSummary v : summaries.get(0).variants()) {
-      out.append("  ").append(v.variant().name()).append(" = ")
-          .append(String.join(" + ", v.variant().pluginNames())).append('\n');
+      out.append("  ").append(v.variant().definition()).append('\n');
     }
     for (PointSummary point : summaries) {
       out.append('\n');
@@ -387,7 +385,8 @@ final class SweepCommand implements Callable<Integer> {
       }
       table.row(header.toArray(String[]::new));
       for (String metric : metrics) {
-        List<String> cells = new ArrayList<>(List.of(label(metric, variants.get(0).firstRun())));
+        List<String> cells = new ArrayList<>(List.of(metric.equals("throughput")
+            ? Metrics.workloadLabel(variants.get(0).firstRun()) : Metrics.label(metric)));
         double base = variants.get(0).metrics().get(metric).mean();
         for (int i = 0; i < variants.size(); i++) {
           Summary s = variants.get(i).metrics().get(metric);
@@ -415,21 +414,6 @@ final class SweepCommand implements Callable<Integer> {
       }
     }
     return out.toString();
-  }
-
-  /** A metric's row label: the workload metric's name, unit and direction, {@code compare}'s. */
-  private static String label(String metric, Map<String, Object> run) {
-    if (metric.equals("throughput")) {
-      boolean higher = Boolean.TRUE.equals(run.get("higher_is_better"));
-      return run.get("throughput_metric") + " (" + run.get("throughput_unit") + ", "
-          + (higher ? "higher" : "lower") + " is better)";
-    }
-    for (Metrics.Row row : Metrics.ROWS) {
-      if (row.key().equals(metric)) {
-        return row.label();
-      }
-    }
-    return metric;
   }
 
   /** The grid keys with more than one value, in grid order. */

@@ -85,6 +85,11 @@ final class TextTable {
     if (base == 0) {
       return v == 0 ? "0.0 %" : "n/a";
     }
-    return String.format(Locale.ROOT, "%+.1f %%", (v - base) / Math.abs(base) * 100);
+    return String.format(Locale.ROOT, "%+.1f %%", changePct(base, v));
+  }
+
+  /** The relative change from {@code base} to {@code v} in percent; NaN when {@code base} is 0. */
+  static double changePct(double base, double v) {
+    return base == 0 ? Double.NaN : (v - base) / Math.abs(base) * 100;
   }
 }

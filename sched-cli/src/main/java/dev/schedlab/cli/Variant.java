@@ -136,6 +136,11 @@ record Variant(String name, String spec, List<PluginRef> plugins) {
   }
 
   /** The plugins as reports print them: {@code id[:key=value;...]}. */
+  /** {@code name = plugin + plugin ...}, as the reports list the variants. */
+  String definition() {
+    return name + " = " + String.join(" + ", pluginNames());
+  }
+
   List<String> pluginNames() {
     return PluginArguments.formatAll(plugins);
   }

@@ -70,6 +70,8 @@ final class Scheduler {
   private static final long NORMALIZED_BASE_SLICE_NS = 700_000L;
 
   private final long baseSliceNs;
+  /** {@code set_protect_slice()}'s quantum: the base slice, or at most 700 µs without parity. */
+  private final long protectQuantumNs;
   private final long ipiLatencyNs;
   private final int timekeeperCpu;
   private final ImmutableCpuMask nohzFull;
@@ -142,6 +144,8 @@ final class Scheduler {
     this.online = topology.onlineMask();
     int ncpus = Math.max(1, online.weight());
     this.baseSliceNs = NORMALIZED_BASE_SLICE_NS * (1 + ilog2(Math.min(ncpus, 8)));
+    this.protectQuantumNs = sim.options.runToParity()
+        ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
     this.nohzFull = topology.housekeeping().nohzFullMask();
     this.timekeeperCpu =
         nohzFull.isEmpty()
@@ -507,12 +511,10 @@ final class Scheduler {
    * run time.
    */
   private long protectUntil(Task task) {
-    long quantum =
-        sim.options.runToParity() ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
-    if (quantum == baseSliceNs) {
+    if (protectQuantumNs == baseSliceNs) {
       return task.deadline;
     }
-    long vquantum = quantum * LoadWeights.NICE_0_LOAD / task.weight;
+    long vquantum = protectQuantumNs * LoadWeights.NICE_0_LOAD / task.weight;
     return Math.min(task.deadline, task.vruntime + vquantum);
   }
 
