@@ -5,7 +5,7 @@ package dev.schedlab.core.balance;
  * sched group is, ordered by how much it needs tasks pulled away; the ordinal is the kernel value.
  * The 7.2+ {@code group_llc_balance} (cache-aware scheduling) is not modelled.
  */
-enum GroupType {
+public enum GroupType {
   /** {@code group_has_spare}: the group has spare capacity. */
   HAS_SPARE,
   /** {@code group_fully_busy}: no spare capacity, but tasks get the compute they need. */

@@ -61,9 +61,6 @@ public final class LoadBalancer implements BalanceActions {
   /** Equivalent of {@code MAX_PINNED_INTERVAL}, ms. */
   static final int MAX_PINNED_INTERVAL_MS = 512;
 
-  /** Equivalent of {@code NUMA_IMBALANCE_MIN}. */
-  static final int NUMA_IMBALANCE_MIN = 2;
-
   private static final long SCHED_CAPACITY_SCALE = Topology.SCHED_CAPACITY_SCALE;
 
   /** {@code sd->newidle_call}, {@code newidle_success}, {@code newidle_ratio} at build. */
@@ -949,7 +946,7 @@ public final class LoadBalancer implements BalanceActions {
         imbalance = Math.max(0, (long) local.idleCpus - busiest.idleCpus);
       }
       if (sd.hasFlag(SdFlags.SD_NUMA)) {
-        imbalance = adjustNumaImbalance(imbalance, local.sumNrRunning + 1, sd.imbNumaNr());
+        imbalance = NumaImbalance.adjust(imbalance, local.sumNrRunning + 1, sd.imbNumaNr());
       }
       setImbalance(e, MigrationType.TASK, imbalance >> 1);
       return;
@@ -978,15 +975,6 @@ public final class LoadBalancer implements BalanceActions {
   private static void setImbalance(LbEnv e, MigrationType type, long imbalance) {
     e.migrationType = type;
     e.imbalance = imbalance;
-  }
-
-  /** Models {@code adjust_numa_imbalance(imbalance, dst_running, imb_numa_nr)}. */
-  static long adjustNumaImbalance(long imbalance, int dstRunning, int imbNumaNr) {
-    if (dstRunning > imbNumaNr) {
-      return imbalance;
-    }
-    // A small imbalance keeps a pair of communicating tasks on one node.
-    return imbalance <= NUMA_IMBALANCE_MIN ? 0 : imbalance;
   }
 
   // ---------------------------------------------------------------------------------------

@@ -12,25 +12,30 @@ import dev.schedlab.topology.domain.SdFlags;
  * computed fresh from {@code capacity_of()} of every CPU of the span on each pass, a
  * simplification of {@code update_group_capacity()}, which refreshes them at most once per
  * balance interval.
+ *
+ * <p>A mutable value in the kernel's shape, public so that the fork/exec slow path ({@code
+ * update_sg_wakeup_stats()}, which fills the same struct in the kernel) classifies groups with the
+ * one copy of {@link #groupClassify}; it is reused per pass and never published outside
+ * sched-core.
  */
-final class SgLbStats {
-  long avgLoad;
-  long groupLoad;
-  long groupCapacity;
-  long groupUtil;
-  long groupRunnable;
-  int sumNrRunning;
-  int sumHNrRunning;
-  int idleCpus;
-  int groupWeight;
-  GroupType groupType = GroupType.HAS_SPARE;
-  boolean groupSmtBalance;
-  long groupMisfitTaskLoad;
-  long minCapacity;
-  long maxCapacity;
+public final class SgLbStats {
+  public long avgLoad;
+  public long groupLoad;
+  public long groupCapacity;
+  public long groupUtil;
+  public long groupRunnable;
+  public int sumNrRunning;
+  public int sumHNrRunning;
+  public int idleCpus;
+  public int groupWeight;
+  public GroupType groupType = GroupType.HAS_SPARE;
+  public boolean groupSmtBalance;
+  public long groupMisfitTaskLoad;
+  public long minCapacity;
+  public long maxCapacity;
 
   /** Equivalent of the {@code memset()} at the top of {@code update_sg_lb_stats()}. */
-  void reset() {
+  public void reset() {
     avgLoad = 0;
     groupLoad = 0;
     groupCapacity = 0;
@@ -56,7 +61,7 @@ final class SgLbStats {
     idleCpus = Integer.MAX_VALUE;
   }
 
-  void copyFrom(SgLbStats other) {
+  public void copyFrom(SgLbStats other) {
     avgLoad = other.avgLoad;
     groupLoad = other.groupLoad;
     groupCapacity = other.groupCapacity;
@@ -102,7 +107,7 @@ final class SgLbStats {
    * Models {@code group_classify()} in {@code kernel/sched/fair.c}: the first matching type, from
    * the busiest kind down. {@code sgImbalanced} is the group's {@code sgc->imbalance}.
    */
-  static GroupType groupClassify(int imbalancePct, boolean sgImbalanced, SgLbStats sgs) {
+  public static GroupType groupClassify(int imbalancePct, boolean sgImbalanced, SgLbStats sgs) {
     if (groupIsOverloaded(imbalancePct, sgs)) {
       return GroupType.OVERLOADED;
     }

@@ -1,5 +1,8 @@
 package dev.schedlab.core.engine;
 
+import dev.schedlab.core.balance.GroupType;
+import dev.schedlab.core.balance.NumaImbalance;
+import dev.schedlab.core.balance.SgLbStats;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
@@ -51,10 +54,6 @@ final class WakeupPlacement {
   /** {@code WF_SYNC}: the waker will soon block (kernel-facts §1.1). */
   static final int WF_SYNC = 0x10;
 
-  private static final int GROUP_HAS_SPARE = 0;
-  private static final int GROUP_FULLY_BUSY = 1;
-  private static final int GROUP_MISFIT_TASK = 2;
-  private static final int GROUP_OVERLOADED = 6;
 
   private final Simulation sim;
   private final SchedDomains domains;
@@ -90,9 +89,9 @@ final class WakeupPlacement {
   /** Tests only: always take the CPU-by-CPU {@code select_idle_capacity()} walk. */
   boolean capacityWalkOnly;
 
-  private final GroupStats local = new GroupStats();
-  private final GroupStats idlest = new GroupStats();
-  private final GroupStats candidate = new GroupStats();
+  private final SgLbStats local = new SgLbStats();
+  private final SgLbStats idlest = new SgLbStats();
+  private final SgLbStats candidate = new SgLbStats();
   private final Context context = new Context();
 
   WakeupPlacement(Simulation sim) {
@@ -832,42 +831,9 @@ final class WakeupPlacement {
   }
 
   /** Statistics of one group without {@code p} ({@code update_sg_wakeup_stats()}). */
-  private static final class GroupStats {
-    long load;
-    long util;
-    long runnable;
-    long capacity;
-    long maxCapacity;
-    int sumNrRunning;
-    int idleCpus;
-    int weight;
-    int type;
-    long avgLoad;
-
-    void copyFrom(GroupStats o) {
-      load = o.load;
-      util = o.util;
-      runnable = o.runnable;
-      capacity = o.capacity;
-      maxCapacity = o.maxCapacity;
-      sumNrRunning = o.sumNrRunning;
-      idleCpus = o.idleCpus;
-      weight = o.weight;
-      type = o.type;
-      avgLoad = o.avgLoad;
-    }
-  }
-
   /** Models {@code update_sg_wakeup_stats(sd, group, sgs, p)}. */
-  private void wakeupStats(SchedDomain sd, SchedGroup group, Task p, GroupStats s) {
-    s.load = 0;
-    s.util = 0;
-    s.runnable = 0;
-    s.capacity = 0;
-    s.maxCapacity = 0;
-    s.sumNrRunning = 0;
-    s.idleCpus = 0;
-    s.avgLoad = 0;
+  private void wakeupStats(SchedDomain sd, SchedGroup group, Task p, SgLbStats s) {
+    s.reset();
     CpuMask span = group.span();
     for (int i = span.firstAnd(p.allowed); i != CpuMask.NO_CPU; i = span.nextAnd(i, p.allowed)) {
       boolean here = p.isOnRq() && p.cpu == i;
@@ -875,62 +841,50 @@ final class WakeupPlacement {
       long load = state.loadAvg(i) - (attachedHere ? p.avg.loadAvg : 0);
       long util = state.utilAvg(i) - (attachedHere ? p.avg.utilAvg : 0);
       long runnable = state.runnableAvg(i) - (attachedHere ? p.avg.runnableAvg : 0);
-      s.load += Math.max(0, load);
-      s.util += Math.max(0, util);
-      s.runnable += Math.max(0, runnable);
+      s.groupLoad += Math.max(0, load);
+      s.groupUtil += Math.max(0, util);
+      s.groupRunnable += Math.max(0, runnable);
       int nr = rqs[i].nr - (here ? 1 : 0);
       s.sumNrRunning += nr;
       if (nr == 0 && rqs[i].curr == null && rqs[i].phase != CpuPhase.NEWIDLE) {
         s.idleCpus++;
       }
       long capacity = state.capacityOf(i);
-      s.capacity += capacity;
+      s.groupCapacity += capacity;
       s.maxCapacity = Math.max(s.maxCapacity, capacity);
     }
-    s.weight = group.weight();
-    s.type = classify(sd, s);
-    if (s.type == GROUP_FULLY_BUSY || s.type == GROUP_OVERLOADED) {
-      s.avgLoad = s.capacity == 0 ? 0 : s.load * 1024 / s.capacity;
+    s.groupWeight = group.weight();
+    // The fork path has no sgc->imbalance, SMT-balance or misfit state of its own (not modelled).
+    s.groupType = SgLbStats.groupClassify(sd.imbalancePct(), false, s);
+    if (s.groupType == GroupType.FULLY_BUSY || s.groupType == GroupType.OVERLOADED) {
+      s.avgLoad = s.groupCapacity == 0 ? 0 : s.groupLoad * 1024 / s.groupCapacity;
     }
-  }
-
-  /** {@code group_classify()} for wakeup statistics (no imbalanced/asym/smt types). */
-  private int classify(SchedDomain sd, GroupStats s) {
-    long pct = sd.imbalancePct();
-    if (s.sumNrRunning > s.weight
-        && (s.capacity * 100 < s.util * pct || s.capacity * pct < s.runnable * 100)) {
-      return GROUP_OVERLOADED;
-    }
-    boolean hasCapacity =
-        s.sumNrRunning < s.weight
-            || (!(s.capacity * pct < s.runnable * 100) && s.capacity * 100 > s.util * pct);
-    return hasCapacity ? GROUP_HAS_SPARE : GROUP_FULLY_BUSY;
   }
 
   /** Models {@code update_pick_idlest()}. */
-  private static boolean pickIdlest(GroupStats idlest, GroupStats s) {
-    if (s.type < idlest.type) {
+  private static boolean pickIdlest(SgLbStats idlest, SgLbStats s) {
+    if (s.groupType.compareTo(idlest.groupType) < 0) {
       return true;
     }
-    if (s.type > idlest.type) {
+    if (s.groupType.compareTo(idlest.groupType) > 0) {
       return false;
     }
-    switch (s.type) {
-      case GROUP_OVERLOADED, GROUP_FULLY_BUSY -> {
+    switch (s.groupType) {
+      case OVERLOADED, FULLY_BUSY -> {
         if (idlest.avgLoad <= s.avgLoad) {
           return false;
         }
       }
-      case GROUP_MISFIT_TASK -> {
+      case MISFIT_TASK -> {
         if (idlest.maxCapacity >= s.maxCapacity) {
           return false;
         }
       }
-      case GROUP_HAS_SPARE -> {
+      case HAS_SPARE -> {
         if (idlest.idleCpus > s.idleCpus) {
           return false;
         }
-        if (idlest.idleCpus == s.idleCpus && idlest.util <= s.util) {
+        if (idlest.idleCpus == s.idleCpus && idlest.groupUtil <= s.groupUtil) {
           return false;
         }
       }
@@ -945,7 +899,7 @@ final class WakeupPlacement {
   private SchedGroup findDstGroup(SchedDomain sd, Task p, int thisCpu) {
     SchedGroup idlestGroup = null;
     SchedGroup localGroup = null;
-    idlest.type = GROUP_OVERLOADED;
+    idlest.groupType = GroupType.OVERLOADED;
     idlest.avgLoad = Long.MAX_VALUE;
     idlest.idleCpus = -1;
     List<SchedGroup> groups = sd.groups();
@@ -955,7 +909,7 @@ final class WakeupPlacement {
         continue;
       }
       boolean isLocal = group.span().test(thisCpu);
-      GroupStats s = isLocal ? local : candidate;
+      SgLbStats s = isLocal ? local : candidate;
       wakeupStats(sd, group, p, s);
       if (isLocal) {
         localGroup = group;
@@ -972,14 +926,14 @@ final class WakeupPlacement {
     if (localGroup == null) {
       return idlestGroup;
     }
-    if (local.type < idlest.type) {
+    if (local.groupType.compareTo(idlest.groupType) < 0) {
       return null;
     }
-    if (local.type > idlest.type) {
+    if (local.groupType.compareTo(idlest.groupType) > 0) {
       return idlestGroup;
     }
-    switch (local.type) {
-      case GROUP_OVERLOADED, GROUP_FULLY_BUSY -> {
+    switch (local.groupType) {
+      case OVERLOADED, FULLY_BUSY -> {
         long imbalance = 1024L * (sd.imbalancePct() - 100) / 100;
         if (sd.hasFlag(SdFlags.SD_NUMA) && idlest.avgLoad + imbalance >= local.avgLoad) {
           return null;
@@ -991,19 +945,19 @@ final class WakeupPlacement {
           return null;
         }
       }
-      case GROUP_MISFIT_TASK -> {
+      case MISFIT_TASK -> {
         if (idlest.maxCapacity <= local.maxCapacity) {
           return null;
         }
       }
-      case GROUP_HAS_SPARE -> {
+      case HAS_SPARE -> {
         if (sd.hasFlag(SdFlags.SD_NUMA)) {
           int imbNumaNr = sd.imbNumaNr();
           if (p.nrAllowed < sd.spanWeight()) {
             imbNumaNr = Math.min(p.allowed.weightAnd(sd.span()), imbNumaNr);
           }
           int imbalance = Math.abs(local.idleCpus - idlest.idleCpus);
-          if (adjustNumaImbalance(imbalance, local.sumNrRunning + 1, imbNumaNr) == 0) {
+          if (NumaImbalance.adjust(imbalance, local.sumNrRunning + 1, imbNumaNr) == 0) {
             return null;
           }
         }
@@ -1016,14 +970,6 @@ final class WakeupPlacement {
       }
     }
     return idlestGroup;
-  }
-
-  /** Equivalent of {@code adjust_numa_imbalance()}. */
-  private static int adjustNumaImbalance(int imbalance, int dstRunning, int imbNumaNr) {
-    if (dstRunning > imbNumaNr) {
-      return imbalance;
-    }
-    return imbalance <= 2 ? 0 : imbalance;
   }
 
   /** Models {@code sched_balance_find_dst_group_cpu(group, p, this_cpu)}. */

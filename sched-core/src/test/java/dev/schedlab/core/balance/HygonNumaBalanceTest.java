@@ -152,8 +152,8 @@ final class HygonNumaBalanceTest {
   @Test
   void adjustNumaImbalance_keepsSmallImbalancesWhileDstRunsFewTasks() {
     // dst_running <= imb_numa_nr: an imbalance of at most NUMA_IMBALANCE_MIN (2) is allowed.
-    assertThat(LoadBalancer.adjustNumaImbalance(2, 4, 4)).isZero();
-    assertThat(LoadBalancer.adjustNumaImbalance(3, 4, 4)).isEqualTo(3);
-    assertThat(LoadBalancer.adjustNumaImbalance(2, 5, 4)).isEqualTo(2);
+    assertThat(NumaImbalance.adjust(2, 4, 4)).isZero();
+    assertThat(NumaImbalance.adjust(3, 4, 4)).isEqualTo(3);
+    assertThat(NumaImbalance.adjust(2, 5, 4)).isEqualTo(2);
   }
 }

@@ -105,13 +105,6 @@ final class ImbalanceKindTest {
     assertThat(host.migrations).isEmpty();
   }
 
-  @Test
-  void adjustNumaImbalance_rule_smallImbalanceOnLightNodeDropped() {
-    assertThat(LoadBalancer.adjustNumaImbalance(2, 1, 1)).isZero();
-    assertThat(LoadBalancer.adjustNumaImbalance(3, 1, 1)).isEqualTo(3);
-    assertThat(LoadBalancer.adjustNumaImbalance(2, 2, 1)).isEqualTo(2);
-  }
-
   private static Topology bigLittle() {
     TopologyBuilder builder = Topology.builder(4).name("big-little");
     for (int cpu = 0; cpu < 4; cpu++) {
