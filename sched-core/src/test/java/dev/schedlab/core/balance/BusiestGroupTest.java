@@ -16,7 +16,7 @@ final class BusiestGroupTest {
 
   private int sourceOfPull() {
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     assertThat(balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, new BalanceCost()))
         .isPositive();
     assertThat(balancer.lastBusiestGroupType()).isEqualTo(GroupType.OVERLOADED);
