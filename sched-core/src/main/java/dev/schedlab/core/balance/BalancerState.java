@@ -117,7 +117,7 @@ final class BalancerState {
   }
 
   /** Equivalent of {@code msecs_to_jiffies()}: rounds up. */
-  long msecsToJiffies(long ms) {
+  private long msecsToJiffies(long ms) {
     return (ms * hz + 999) / 1000;
   }
 
