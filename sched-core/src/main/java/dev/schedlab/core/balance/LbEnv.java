@@ -1,15 +1,20 @@
 package dev.schedlab.core.balance;
 
 import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.domain.SchedDomain;
 
 /**
  * Equivalent of {@code struct lb_env} in {@code kernel/sched/fair.c}: the state of one {@code
- * sched_balance_rq()} or active-balance move. Preallocated and reused; {@code env->cpus} is the
- * balancer's own reusable mask and is not held here.
+ * sched_balance_rq()} or active-balance move, handed from piece to piece of the balancer as the
+ * kernel hands {@code env}. Preallocated and reused, its {@code env->cpus} mask included.
  */
 final class LbEnv {
+  /** Equivalent of {@code SCHED_NR_MIGRATE_BREAK} (non-RT): tasks examined per lock hold. */
+  static final int SCHED_NR_MIGRATE_BREAK = 32;
+
   /** {@code LBF_ALL_PINNED}: every task examined so far is pinned away from dst. */
   static final int LBF_ALL_PINNED = 0x01;
   /** {@code LBF_NEED_BREAK}: {@code loop_break} tasks were examined; drop the lock and resume. */
@@ -20,6 +25,12 @@ final class LbEnv {
   static final int LBF_SOME_PINNED = 0x08;
   /** {@code LBF_ACTIVE_LB}: an active-balance move; cache hotness is ignored. */
   static final int LBF_ACTIVE_LB = 0x10;
+
+  /**
+   * {@code env->cpus} ({@code load_balance_mask}): the CPUs this attempt may still use; filled by
+   * {@link SchedBalanceRq#prepareEnv}, never read by an active-balance move.
+   */
+  final MutableCpuMask cpus;
 
   SchedDomain sd;
   int dstCpu;
@@ -39,6 +50,10 @@ final class LbEnv {
   /** Set by {@code can_migrate_task()} when it let a cache-hot task go ({@code sched_task_hot}). */
   boolean taskHot;
 
+  LbEnv(int nrCpuIds) {
+    cpus = CpuMasks.mutable(nrCpuIds);
+  }
+
   /** The designated initializer of {@code sched_balance_rq()} / the active-balance stopper. */
   void reset(SchedDomain domain, int dst, CpuMask grpmask, IdleType idleType, int initialFlags) {
     sd = domain;
@@ -51,7 +66,7 @@ final class LbEnv {
     flags = initialFlags;
     loop = 0;
     loopMax = 0;
-    loopBreak = LoadBalancer.SCHED_NR_MIGRATE_BREAK;
+    loopBreak = SCHED_NR_MIGRATE_BREAK;
     newDstCpu = -1;
     dstCoreIdle = false;
     taskHot = false;

@@ -11,7 +11,8 @@ import java.util.Arrays;
  *
  * <p>The level is the domain's position in the CPU's domain walk from the base (the {@code
  * domain<K>} number of {@code /proc/schedstat}). Counters live in flat {@code long[]} arrays;
- * updating allocates nothing. Written only by {@link LoadBalancer}; read by reports.
+ * updating allocates nothing. Written only by the balancer (the pieces {@link LoadBalancer}
+ * wires); read by reports.
  *
  * <p>The lock-hold histogram uses power-of-two microsecond buckets as bpftrace's {@code hist()}
  * does: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>, 2<sup>k</sup>)

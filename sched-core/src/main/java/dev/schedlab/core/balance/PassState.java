@@ -7,7 +7,7 @@ import dev.schedlab.spi.BalancePassState;
 import dev.schedlab.spi.view.IdleType;
 
 /**
- * The one {@link BalancePassState} of a {@link LoadBalancer}, reset at the start of every pass
+ * The one {@link BalancePassState} of a {@link BalancePasses}, reset at the start of every pass
  * ({@code sched_balance_domains()} or {@code sched_balance_newidle()}) so that passes allocate
  * nothing.
  */

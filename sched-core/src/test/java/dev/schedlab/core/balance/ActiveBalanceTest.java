@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 final class ActiveBalanceTest {
 
   /** Balances CPU 0's domain at {@code level} as an idle CPU, {@code times} times. */
-  private static void balanceTimes(FakeHost host, LoadBalancer balancer, int level, int times) {
+  private static void balanceTimes(FakeHost host, BalancerPieces balancer, int level, int times) {
     for (int pass = 0; pass < times; pass++) {
       balancer.schedBalanceRq(0, host.domain(0, level), IdleType.IDLE, new BalanceCost());
     }
@@ -28,7 +28,7 @@ final class ActiveBalanceTest {
     FakeHost.FakeTask running = host.addTask(1);
     FakeHost.FakeTask pinned = host.addTask(1, host.mask(1));
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     balanceTimes(host, balancer, 0, 3);
     assertThat(balancer.nrBalanceFailed(0, 0)).isEqualTo(3);
     assertThat(host.activeBalanceRequests).isEmpty();
@@ -55,7 +55,7 @@ final class ActiveBalanceTest {
     FakeHost.FakeTask onTwo = host.addTask(2);
     host.addTask(3);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     balanceTimes(host, balancer, 1, 4);
     assertThat(balancer.lastBusiestGroupType()).isEqualTo(GroupType.SMT_BALANCE);
     assertThat(balancer.stats().lb(0, 1, IdleType.IDLE, LbField.IMBALANCE_TASK)).isEqualTo(4);
@@ -71,7 +71,7 @@ final class ActiveBalanceTest {
     host.addTask(1);
     host.capacity[1] = 512;
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     balanceTimes(host, balancer, 0, 1);
     // Non-asym misfit: the reduced-capacity CPU's load is the imbalance.
     assertThat(balancer.lastBusiestGroupType()).isEqualTo(GroupType.MISFIT_TASK);
@@ -86,7 +86,7 @@ final class ActiveBalanceTest {
     host.addTask(1, host.mask(1));
     host.capacity[1] = 512;
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     balanceTimes(host, balancer, 0, 1);
     assertThat(host.activeBalanceRequests).isEmpty();
     LbStats stats = balancer.stats();
@@ -101,7 +101,7 @@ final class ActiveBalanceTest {
     host.addTask(1, host.mask(1));
     host.addTask(1, host.mask(1));
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     host.runActiveBalance(balancer, 1, 0, new BalanceCost());
     assertThat(balancer.stats().alb(0, 0, AlbField.COUNT)).isEqualTo(1);
     assertThat(balancer.stats().alb(0, 0, AlbField.FAILED)).isEqualTo(1);

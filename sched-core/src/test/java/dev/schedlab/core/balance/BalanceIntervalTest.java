@@ -20,7 +20,7 @@ final class BalanceIntervalTest {
   void interval_hz250Llc16_idle4BusySixtyThreeJiffies() {
     FakeHost host =
         new FakeHost(Shape.parse("1n1l16c1t").toTopology(SiblingNumbering.ADJACENT), 250);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // kernel-facts §2.2 example: 16 ms -> ceil(16/4) = 4; 256 ms -> 64 - 1 = 63.
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), false)).isEqualTo(4);
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), true)).isEqualTo(63);
@@ -29,7 +29,7 @@ final class BalanceIntervalTest {
   @Test
   void interval_hz1000_msEqualJiffies() {
     FakeHost host = FakeHost.of("1n1l4c1t");
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), false)).isEqualTo(4);
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), true)).isEqualTo(63);
   }
@@ -38,7 +38,7 @@ final class BalanceIntervalTest {
   void interval_hz100SmtDomain_roundsUpToOneJiffy() {
     FakeHost host =
         new FakeHost(Shape.parse("1n1l2c2t").toTopology(SiblingNumbering.ADJACENT), 100);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // 2 ms at 10 ms per jiffy rounds up to 1; busy 32 ms -> 4 - 1 = 3.
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), false)).isEqualTo(1);
     assertThat(balancer.sdBalanceInterval(host.domain(0, 0), true)).isEqualTo(3);
@@ -50,7 +50,7 @@ final class BalanceIntervalTest {
     for (int cpu = 0; cpu < 4; cpu++) {
       host.addTask(cpu);
     }
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     assertThat(balancer.balanceIntervalMs(0, 0)).isEqualTo(4);
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.NOT_IDLE, new BalanceCost());
@@ -67,7 +67,7 @@ final class BalanceIntervalTest {
   void balanceInterval_intervalNotExpired_domainNotBalanced() {
     FakeHost host = FakeHost.of("1n1l4c1t");
     host.addTask(0);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.NOT_IDLE, new BalanceCost());
     host.setNowMs(1000 + 126);
@@ -82,7 +82,7 @@ final class BalanceIntervalTest {
   @Test
   void balanceInterval_imbalanceFound_resetsToMinInterval() {
     FakeHost host = FakeHost.of("1n1l4c1t");
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.IDLE, new BalanceCost());
     assertThat(balancer.balanceIntervalMs(0, 0)).isEqualTo(8);
@@ -100,7 +100,7 @@ final class BalanceIntervalTest {
     FakeHost host = FakeHost.of("1n1l4c1t");
     host.addTask(1, host.mask(1));
     host.addTask(1, host.mask(1));
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     long now = 1000;
     for (int pass = 0; pass < 10; pass++) {
       host.setNowMs(now);
@@ -116,12 +116,12 @@ final class BalanceIntervalTest {
   @Test
   void resetBalanceInterval_afterBackOff_minIntervalAndNextBalanceSoon() {
     FakeHost host = FakeHost.of("1n1l4c1t");
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.IDLE, new BalanceCost());
     assertThat(balancer.nextBalance(0)).isEqualTo(1008);
     host.setNowMs(1002);
-    balancer.resetBalanceInterval(0);
+    balancer.passes.resetBalanceInterval(0);
     assertThat(balancer.balanceIntervalMs(0, 0)).isEqualTo(4);
     assertThat(balancer.lastBalance(0, 0)).isEqualTo(1002);
     assertThat(balancer.nextBalance(0)).isEqualTo(1006);
@@ -131,7 +131,7 @@ final class BalanceIntervalTest {
   void spreadBalanceStamps_eachDomainDueWithinItsIdleInterval_nextBalanceEarliest() {
     // 2 nodes x 8 cores: MC (8 CPUs, 8 ms) and NUMA/PKG above it (16 CPUs, 16 ms).
     FakeHost host = FakeHost.of("2n1l8c1t");
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     host.setNowMs(500);
     balancer.spreadBalanceStamps(new java.util.SplittableRandom(7));
     int levels = host.domains().domains(0).size();
@@ -158,7 +158,7 @@ final class BalanceIntervalTest {
     long[] second = new long[16];
     for (long[] out : new long[][] {first, second}) {
       FakeHost host = FakeHost.of("2n1l8c1t");
-      LoadBalancer balancer = host.balancer();
+      BalancerPieces balancer = host.balancer();
       balancer.spreadBalanceStamps(new java.util.SplittableRandom(3));
       for (int cpu = 0; cpu < 16; cpu++) {
         out[cpu] = balancer.nextBalance(cpu);

@@ -32,6 +32,12 @@ final class BalancePassHooksTest {
         LoadBalancer.newStats(host.domains));
   }
 
+  /** The same, as pieces, for a test that looks at the per-domain state. */
+  private static BalancerPieces pieces(FakeHost host, BalancePass... passes) {
+    return new BalancerPieces(
+        host, BalancerOptions.defaults().withNiRandom(false), List.of(passes));
+  }
+
   /** SMT buddy push in miniature: push one task to an idle sibling, then skip the SMT level. */
   private static final class PushThenSkipSmt implements BalancePass {
     final List<String> calls = new ArrayList<>();
@@ -57,7 +63,7 @@ final class BalancePassHooksTest {
     FakeHost host = FakeHost.of("1n1l2c2t");
     host.addTasks(0, 2);
     PushThenSkipSmt pass = new PushThenSkipSmt();
-    LoadBalancer balancer = balancer(host, pass);
+    BalancerPieces balancer = pieces(host, pass);
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.NOT_IDLE, new BalanceCost());
     assertThat(pass.calls).containsExactly("walk 0 NOT_IDLE", "domain SMT", "domain MC");

@@ -19,7 +19,7 @@ final class DetachTasksTest {
 
   private final FakeHost host = FakeHost.of("1n1l4c1t");
 
-  private int balanceOnce(LoadBalancer balancer) {
+  private int balanceOnce(BalancerPieces balancer) {
     return balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, new BalanceCost());
   }
 
@@ -41,7 +41,7 @@ final class DetachTasksTest {
     FakeHost.FakeTask pinned = host.addTask(1, host.mask(1));
     FakeHost.FakeTask free = host.addTask(1);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     assertThat(balanceOnce(balancer)).isEqualTo(1);
     assertThat(pinned.cpu()).isEqualTo(1);
     assertThat(free.cpu()).isEqualTo(0);
@@ -58,7 +58,7 @@ final class DetachTasksTest {
     FakeHost.FakeTask cold = host.addTask(1);
     host.setNowMs(1000);
     hot.execStartNs = host.nowNs - 499_999;
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     assertThat(balanceOnce(balancer)).isEqualTo(1);
     assertThat(hot.cpu()).isEqualTo(1);
     assertThat(cold.cpu()).isEqualTo(0);
@@ -84,7 +84,7 @@ final class DetachTasksTest {
     host.setNowMs(1000);
     hotA.execStartNs = host.nowNs - 100_000;
     hotB.execStartNs = host.nowNs - 100_000;
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // MC cache_nice_tries = 1: failures 0 and 1 refuse hot tasks; with 2 > 1 the tail one goes.
     assertThat(balanceOnce(balancer)).isZero();
     assertThat(balancer.nrBalanceFailed(0, 0)).isEqualTo(1);
@@ -135,7 +135,7 @@ final class DetachTasksTest {
     host.addTask(1);
     host.addTask(1);
     host.setNowMs(1000);
-    LoadBalancer balancer =
+    BalancerPieces balancer =
         host.balancer(BalancerOptions.defaults().withNiRandom(false).withMigrationCostNs(-1));
     assertThat(balanceOnce(balancer)).isZero();
     assertThat(balancer.stats().lb(0, 0, IdleType.IDLE, LbField.FAILED)).isEqualTo(1);
@@ -149,7 +149,7 @@ final class DetachTasksTest {
     FakeHost.FakeTask free = host.addTask(1);
     host.setNowMs(1000);
     // From the tail: pinned, pinned, free, running; loop_max = min(2, 4) = 2.
-    LoadBalancer balancer =
+    BalancerPieces balancer =
         host.balancer(
             new BalancerOptions(false, true, 500_000, 2, true, true));
     BalanceCost cost = new BalanceCost();
@@ -168,7 +168,7 @@ final class DetachTasksTest {
     host.setNowMs(1000);
     // The free task is 40th from the tail: 32 tasks, lock break, then 8 more.
     assertThat(host.fromTail(1).indexOf(free.id)).isEqualTo(39);
-    LoadBalancer balancer =
+    BalancerPieces balancer =
         host.balancer(new BalancerOptions(false, true, 500_000, 64, true, true));
     BalanceCost cost = new BalanceCost();
     assertThat(balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, cost)).isEqualTo(1);
@@ -183,11 +183,11 @@ final class DetachTasksTest {
     host.addTasks(1, 5);
     host.setNowMs(1000);
     // 5 tasks vs 0: sibling_imbalance 5, halved 2, but newidle stops after the first task.
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     BalanceCost cost = new BalanceCost();
     assertThat(balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.NEWLY_IDLE, cost))
         .isEqualTo(1);
-    LoadBalancer noPreempt =
+    BalancerPieces noPreempt =
         host.balancer(new BalancerOptions(false, true, 500_000, 32, false, true));
     assertThat(noPreempt.schedBalanceRq(2, host.domain(2, 0), IdleType.NEWLY_IDLE, cost))
         .isEqualTo(2);
@@ -200,7 +200,7 @@ final class DetachTasksTest {
       smt.addTask(2, smt.mask(1, 2, 3));
     }
     smt.setNowMs(1000);
-    LoadBalancer balancer = smt.balancer();
+    BalancerPieces balancer = smt.balancer();
     // MC of CPU 0, local group {0,1}: the first refused task names CPU 1 as new_dst_cpu
     // (LBF_DST_PINNED), so the pass retries with dst = 1 and moves one task there.
     assertThat(balancer.schedBalanceRq(0, smt.domain(0, 1), IdleType.IDLE, new BalanceCost()))
@@ -217,7 +217,7 @@ final class DetachTasksTest {
       smt.addTask(2, smt.mask(1, 2, 3));
     }
     smt.setNowMs(1000);
-    LoadBalancer balancer = smt.balancer();
+    BalancerPieces balancer = smt.balancer();
     assertThat(
             balancer.schedBalanceRq(0, smt.domain(0, 1), IdleType.NEWLY_IDLE, new BalanceCost()))
         .isZero();

@@ -99,14 +99,23 @@ final class FakeHost implements BalanceHost {
     return new FakeHost(Shape.parse(shape).toTopology(SiblingNumbering.ADJACENT), 1000);
   }
 
-  /** A balancer with default options and cost model and no plugins. */
-  LoadBalancer balancer() {
+  /** The balancer's pieces with default options (NI_RANDOM off) and cost model, no plugins. */
+  BalancerPieces balancer() {
     return balancer(BalancerOptions.defaults().withNiRandom(false));
   }
 
-  LoadBalancer balancer(BalancerOptions options) {
+  BalancerPieces balancer(BalancerOptions options) {
+    return new BalancerPieces(this, options, List.of());
+  }
+
+  /** The engine's entry point with default options (NI_RANDOM off), cost model, no plugins. */
+  LoadBalancer loadBalancer() {
     return new LoadBalancer(
-        this, List.of(), options, BalanceCostModel.defaults(), LoadBalancer.newStats(domains));
+        this,
+        List.of(),
+        BalancerOptions.defaults().withNiRandom(false),
+        BalanceCostModel.defaults(),
+        LoadBalancer.newStats(domains));
   }
 
   SchedDomain domain(int cpu, int level) {
@@ -297,10 +306,10 @@ final class FakeHost implements BalanceHost {
   }
 
   /** Runs the requested stopper work as the engine would: the stopper preempts the running task. */
-  void runActiveBalance(LoadBalancer balancer, int busiestCpu, int targetCpu, BalanceCost cost) {
+  void runActiveBalance(BalancerPieces balancer, int busiestCpu, int targetCpu, BalanceCost cost) {
     stopperCpu = busiestCpu;
     try {
-      balancer.activeLoadBalanceCpuStop(busiestCpu, targetCpu, cost);
+      balancer.activeBalance.activeLoadBalanceCpuStop(busiestCpu, targetCpu, cost);
     } finally {
       stopperCpu = -1;
       activeBalancePending[busiestCpu] = false;

@@ -20,14 +20,14 @@ final class GroupImbalanceTest {
     host.addTask(1, host.mask(1));
     FakeHost.FakeTask notOnZero = host.addTask(1, host.mask(1, 2, 3));
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     int slot = host.domain(0, 1).localGroup().capacitySlot();
     assertThat(host.domain(1, 1).localGroup().capacitySlot()).isEqualTo(slot);
 
     // MC of CPU 0: neither task may run on CPU 0 -> all pinned, parent group flagged.
     assertThat(balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, new BalanceCost()))
         .isZero();
-    assertThat(balancer.groupImbalanceFlag(slot)).isTrue();
+    assertThat(balancer.state.sgcImbalance[slot]).isTrue();
     assertThat(balancer.stats().lb(0, 0, IdleType.IDLE, LbField.BALANCED)).isEqualTo(1);
 
     // PKG of CPU 2: {0,1} runs 2 tasks on 2 CPUs (not overloaded) but is flagged: imbalanced.
@@ -39,7 +39,7 @@ final class GroupImbalanceTest {
 
     // MC of CPU 0 again: balanced without pinning, so the flag is cleared.
     balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, new BalanceCost());
-    assertThat(balancer.groupImbalanceFlag(slot)).isFalse();
+    assertThat(balancer.state.sgcImbalance[slot]).isFalse();
   }
 
   @Test
@@ -48,7 +48,7 @@ final class GroupImbalanceTest {
     host.addTask(1, host.mask(1));
     host.addTask(1, host.mask(1, 2, 3));
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // Without the MC pass first, {0,1} (2 tasks, 2 CPUs, util 1024) has spare capacity; the
     // task still moves, by prefer_sibling: sibling_imbalance 2 - 0 = 2, halved = 1.
     assertThat(balancer.schedBalanceRq(2, host.domain(2, 1), IdleType.IDLE, new BalanceCost()))

@@ -59,7 +59,7 @@ final class HygonNumaBalanceTest {
     return cpu % CORES < 96;
   }
 
-  private int balanceTop(LoadBalancer balancer, int cpu) {
+  private int balanceTop(BalancerPieces balancer, int cpu) {
     return balancer.schedBalanceRq(cpu, host.domain(cpu, TOP), IdleType.IDLE, new BalanceCost());
   }
 
@@ -89,7 +89,7 @@ final class HygonNumaBalanceTest {
       }
     }
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // should_we_balance(): only the first idle CPU on an idle core of socket 1 balances.
     assertThat(balanceTop(balancer, 97)).isZero();
     LbStats stats = balancer.stats();
@@ -129,7 +129,7 @@ final class HygonNumaBalanceTest {
     for (FakeHost.FakeTask task : host.tasks) {
       task.execStartNs = host.nowNs - 100_000;
     }
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     for (int attempt = 1; attempt <= 3; attempt++) {
       assertThat(balanceTop(balancer, 96)).isZero();
       assertThat(balancer.lastBusiestGroupType()).isEqualTo(GroupType.OVERLOADED);

@@ -23,7 +23,7 @@ final class ImbalanceKindTest {
     FakeHost host = FakeHost.of("1n1l4c1t");
     host.addTasks(1, 3);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // {1}: 3 tasks on 1 CPU, util 1024 x 117 > 1024 x 100: overloaded. Local {0} has spare;
     // MC shares the LLC, so a task count: sibling_imbalance = 3 - 0 = 3, halved = 1.
     int moved = balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, new BalanceCost());
@@ -45,7 +45,7 @@ final class ImbalanceKindTest {
     host.addTasks(2, 2);
     host.addTasks(3, 2);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     SchedDomain mc = host.domain(0, 0);
     // avg loads: local 2048, busiest {1} 4096, domain 10240 x 1024 / 4096 = 2560.
     // imbalance = min((4096 - 2560) x 1024, (2560 - 2048) x 1024) / 1024 = 512.
@@ -74,7 +74,7 @@ final class ImbalanceKindTest {
     host.addTasks(2, 3);
     host.addTask(3);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     SchedDomain numa = host.domain(0, 1);
     assertThat(numa.hasFlag(SdFlags.SD_NUMA)).isTrue();
     // {2,3}: 4 tasks on 2 CPUs, util 2048: overloaded. No SD_SHARE_LLC: fill local's spare
@@ -94,7 +94,7 @@ final class ImbalanceKindTest {
     host.addTask(2);
     host.addTask(3);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     SchedDomain numa = host.domain(0, 1);
     assertThat(numa.imbNumaNr()).isEqualTo(1);
     // {2,3} fully busy, sibling_imbalance 2 - 0 = 2 forces a look, but dst would run 0 + 1 <=
@@ -121,7 +121,7 @@ final class ImbalanceKindTest {
     FakeHost.FakeTask task = host.addTask(2);
     host.misfit[2] = 1024;
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // {2}: one task, misfit load 1024, dst capacity 1024 > 512 x 1078/1024: misfit group; the
     // running task cannot be detached, so the pass fails and asks for an active balance.
     assertThat(balancer.schedBalanceRq(0, mc, IdleType.IDLE, new BalanceCost())).isZero();
@@ -146,7 +146,7 @@ final class ImbalanceKindTest {
     host.addTask(0);
     host.misfit[0] = 1024;
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer();
+    BalancerPieces balancer = host.balancer();
     // dst 3 (512) is not bigger than the big CPU 0: no misfit group, nothing to do.
     balancer.schedBalanceRq(3, host.domain(3, 0), IdleType.IDLE, new BalanceCost());
     assertThat(balancer.lastBusiestGroupType()).isNotEqualTo(GroupType.MISFIT_TASK);

@@ -19,7 +19,7 @@ final class LbCountersTest {
   void counters_spreadingRun_countEqualsBalancedPlusFailedPlusSuccesses() {
     FakeHost host = FakeHost.of("1n2l2c2t");
     host.addTasks(0, 12);
-    LoadBalancer balancer = host.balancer();
+    LoadBalancer balancer = host.loadBalancer();
     for (int step = 1; step <= 200; step++) {
       host.setNowMs(4L * step);
       for (int cpu = 0; cpu < 8; cpu++) {

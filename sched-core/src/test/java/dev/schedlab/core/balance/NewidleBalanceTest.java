@@ -19,9 +19,9 @@ final class NewidleBalanceTest {
 
   private final FakeHost host = FakeHost.of("1n2l2c1t");
 
-  private LoadBalancer balancer(BalancerOptions options) {
-    LoadBalancer balancer = host.balancer(options);
-    balancer.addNrRunning(1, 1, 2);
+  private BalancerPieces balancer(BalancerOptions options) {
+    BalancerPieces balancer = host.balancer(options);
+    balancer.addNrRunning(1, 2);
     return balancer;
   }
 
@@ -33,8 +33,8 @@ final class NewidleBalanceTest {
   void newidle_rootNotOverloaded_doesNotBalance() {
     host.addTasks(1, 2);
     host.setNowMs(1000);
-    LoadBalancer balancer = host.balancer(plain());
-    assertThat(balancer.rootDomainOverloaded()).isFalse();
+    BalancerPieces balancer = host.balancer(plain());
+    assertThat(balancer.state.rdOverloaded).isFalse();
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isZero();
     assertThat(balancer.stats().lbTotal(LbField.COUNT)).isZero();
     assertThat(host.blockedAverageUpdates[0]).isZero();
@@ -42,19 +42,19 @@ final class NewidleBalanceTest {
 
   @Test
   void newidle_addNrRunningToTwo_setsRootOverloaded() {
-    LoadBalancer balancer = host.balancer(plain());
-    balancer.addNrRunning(3, 2, 3);
-    assertThat(balancer.rootDomainOverloaded()).isFalse();
-    balancer.addNrRunning(3, 1, 2);
-    assertThat(balancer.rootDomainOverloaded()).isTrue();
+    BalancerPieces balancer = host.balancer(plain());
+    balancer.addNrRunning(2, 3);
+    assertThat(balancer.state.rdOverloaded).isFalse();
+    balancer.addNrRunning(1, 2);
+    assertThat(balancer.state.rdOverloaded).isTrue();
   }
 
   @Test
   void newidle_avgIdleBelowBaseMaxCost_doesNotBalance() {
     host.addTasks(1, 2);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(plain());
-    balancer.setMaxNewidleLbCostNs(0, 0, 1_000_001);
+    BalancerPieces balancer = balancer(plain());
+    balancer.domain(0, 0).maxNewidleLbCostNs = 1_000_001;
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isZero();
     assertThat(balancer.stats().lbTotal(LbField.COUNT)).isZero();
   }
@@ -64,7 +64,7 @@ final class NewidleBalanceTest {
     host.addTasks(1, 2);
     host.addTasks(2, 3);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(plain().withMigrationCostNs(0));
+    BalancerPieces balancer = balancer(plain().withMigrationCostNs(0));
     BalanceCost cost = new BalanceCost();
     assertThat(balancer.newidleBalance(0, cost)).isEqualTo(1);
     assertThat(host.migrations).hasSize(1);
@@ -87,7 +87,7 @@ final class NewidleBalanceTest {
     host.addTask(1);
     host.addTasks(2, 3);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(plain().withMigrationCostNs(0));
+    BalancerPieces balancer = balancer(plain().withMigrationCostNs(0));
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isEqualTo(1);
     assertThat(host.migrations.get(0)).containsExactly(2, 2, 0, 1);
     LbStats stats = balancer.stats();
@@ -106,9 +106,9 @@ final class NewidleBalanceTest {
     host.addTask(1);
     host.addTasks(2, 3);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(plain());
+    BalancerPieces balancer = balancer(plain());
     // avg_idle 1 ms < 1380 (MC) + 999000 (PKG's max cost).
-    balancer.setMaxNewidleLbCostNs(0, 1, 999_000);
+    balancer.domain(0, 1).maxNewidleLbCostNs = 999_000;
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isZero();
     assertThat(balancer.stats().lb(0, 0, IdleType.NEWLY_IDLE, LbField.COUNT)).isEqualTo(1);
     assertThat(balancer.stats().lb(0, 1, IdleType.NEWLY_IDLE, LbField.COUNT)).isZero();
@@ -119,8 +119,8 @@ final class NewidleBalanceTest {
     host.addTasks(1, 2);
     host.addTasks(2, 3);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(BalancerOptions.defaults());
-    balancer.setNewidleRatio(0, 0, 100);
+    BalancerPieces balancer = balancer(BalancerOptions.defaults());
+    balancer.domain(0, 0).newidleRatio = 100;
     // MC: 102 > 1 + 100 skips; PKG (ratio 512): 0 <= 513 runs.
     host.randomValues.add(102);
     host.randomValues.add(0);
@@ -136,8 +136,8 @@ final class NewidleBalanceTest {
   void newidle_niRandomRollEqualToOnePlusRatio_runsDomain() {
     host.addTasks(1, 2);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(BalancerOptions.defaults());
-    balancer.setNewidleRatio(0, 0, 100);
+    BalancerPieces balancer = balancer(BalancerOptions.defaults());
+    balancer.domain(0, 0).newidleRatio = 100;
     host.randomValues.add(101);
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isEqualTo(1);
     assertThat(host.randomDraws).isEqualTo(1);
@@ -147,13 +147,13 @@ final class NewidleBalanceTest {
   void newidle_niRandomFullRatio_drawsNoRandomNumber() {
     host.addTasks(1, 2);
     host.setNowMs(1000);
-    LoadBalancer balancer = balancer(BalancerOptions.defaults());
-    balancer.setNewidleRatio(0, 0, 1024);
+    BalancerPieces balancer = balancer(BalancerOptions.defaults());
+    balancer.domain(0, 0).newidleRatio = 1024;
     assertThat(balancer.newidleBalance(0, new BalanceCost())).isEqualTo(1);
     assertThat(host.randomDraws).isZero();
   }
 
-  private int failedAttemptsUntilRatioUpdate(LoadBalancer balancer) {
+  private int failedAttemptsUntilRatioUpdate(BalancerPieces balancer) {
     for (int attempt = 0; attempt < 512; attempt++) {
       assertThat(balancer.newidleBalance(0, new BalanceCost())).isZero();
     }
@@ -164,7 +164,7 @@ final class NewidleBalanceTest {
   void newidleRatio_512FailuresWithoutNiRate_becomesHalvedSuccessCount() {
     host.addTasks(1, 2);
     // Every task is hot and newidle never raises nr_balance_failed: each attempt fails.
-    LoadBalancer balancer = balancer(plain().withNiRate(false).withMigrationCostNs(-1));
+    BalancerPieces balancer = balancer(plain().withNiRate(false).withMigrationCostNs(-1));
     host.setNowMs(1000);
     assertThat(failedAttemptsUntilRatioUpdate(balancer)).isEqualTo(256);
   }
@@ -172,7 +172,7 @@ final class NewidleBalanceTest {
   @Test
   void newidleRatio_512FailuresOverOneSecondWithNiRate_addsElapsedTime() {
     host.addTasks(1, 2);
-    LoadBalancer balancer = balancer(plain().withMigrationCostNs(-1));
+    BalancerPieces balancer = balancer(plain().withMigrationCostNs(-1));
     host.setNowMs(1000);
     // 1e9 ns >> 22 = 238, plus the 256 successes newidle_success starts with.
     assertThat(failedAttemptsUntilRatioUpdate(balancer)).isEqualTo(238 + 256);
@@ -181,8 +181,8 @@ final class NewidleBalanceTest {
   @Test
   void newidleRatio_512WeightedSuccesses_saturatesRatio() {
     host.addTasks(1, 2);
-    LoadBalancer balancer = balancer(BalancerOptions.defaults().withNiRate(false));
-    balancer.setNewidleRatio(0, 0, 100);
+    BalancerPieces balancer = balancer(BalancerOptions.defaults().withNiRate(false));
+    balancer.domain(0, 0).newidleRatio = 100;
     host.setNowMs(1000);
     for (int attempt = 0; attempt < 512; attempt++) {
       host.randomValues.add(0);
@@ -197,8 +197,8 @@ final class NewidleBalanceTest {
 
   @Test
   void maxNewidleLbCost_moreThanOneSecondSinceStamp_decaysBy253Over256() {
-    LoadBalancer balancer = host.balancer(plain().withMigrationCostNs(0));
-    balancer.setMaxNewidleLbCostNs(0, 0, 25_600);
+    BalancerPieces balancer = host.balancer(plain().withMigrationCostNs(0));
+    balancer.domain(0, 0).maxNewidleLbCostNs = 25_600;
     host.setNowMs(1000);
     balancer.balanceDomains(0, IdleType.IDLE, new BalanceCost());
     assertThat(balancer.maxNewidleLbCostNs(0, 0)).isEqualTo(25_600);

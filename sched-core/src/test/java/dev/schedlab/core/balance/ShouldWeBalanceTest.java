@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 final class ShouldWeBalanceTest {
 
   private final FakeHost host = FakeHost.of("1n2l2c2t");
-  private final LoadBalancer balancer = host.balancer();
+  private final BalancerPieces balancer = host.balancer();
   private final SchedDomain pkgOf0 = host.domain(0, 2);
 
   private int elected(IdleType idle) {
@@ -67,7 +67,7 @@ final class ShouldWeBalanceTest {
   @Test
   void shouldWeBalance_mainlineGateOnSmtMachine_sameChoiceAs715() {
     host.addTask(0);
-    LoadBalancer old = host.balancer(BalancerOptions.defaults().withMainlineDeltas(false));
+    BalancerPieces old = host.balancer(BalancerOptions.defaults().withMainlineDeltas(false));
     assertThat(old.shouldWeBalance(2, host.domain(2, 2), IdleType.IDLE)).isTrue();
     assertThat(old.shouldWeBalance(1, host.domain(1, 2), IdleType.IDLE)).isFalse();
   }

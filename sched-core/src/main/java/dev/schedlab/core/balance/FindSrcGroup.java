@@ -1,0 +1,443 @@
+package dev.schedlab.core.balance;
+
+import static dev.schedlab.core.balance.CapacityChecks.capacityGreater;
+import static dev.schedlab.cpumask.CpuMask.NO_CPU;
+
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.domain.SchedDomain;
+import dev.schedlab.topology.domain.SchedGroup;
+import dev.schedlab.topology.domain.SdFlags;
+import java.util.List;
+
+/**
+ * The busiest group and the imbalance of one balancing attempt: {@code
+ * sched_balance_find_src_group()} in {@code kernel/sched/fair.c} with what it calls, {@code
+ * update_sd_lb_stats()}, {@code update_sg_lb_stats()}, {@code update_sd_pick_busiest()}, {@code
+ * sibling_imbalance()} and {@code calculate_imbalance()}.
+ *
+ * <p>The domain's statistics go into the {@link SdLbStats} given at construction, which holds
+ * them until the next search; the decision goes into the {@link LbEnv} ({@code
+ * env->migration_type}, {@code env->imbalance}). At the root domain the search also sets {@code
+ * rd->overloaded}; a group's {@code sgc->imbalance} is read from {@link BalancerState}.
+ * Allocation-free: the scratch {@code sg_lb_stats} is preallocated.
+ */
+final class FindSrcGroup {
+
+  private static final long SCHED_CAPACITY_SCALE = Topology.SCHED_CAPACITY_SCALE;
+
+  private final BalanceHost host;
+  private final CpuStateView cpuState;
+  private final BalancerOptions options;
+  private final BalancerState balancerState;
+  private final SdLbStats sds;
+  /** The {@code tmp_sgs} of {@code update_sd_lb_stats()} for groups other than the local one. */
+  private final SgLbStats groupStat = new SgLbStats();
+
+  /**
+   * @param sds where each search leaves the domain's statistics
+   */
+  FindSrcGroup(
+      BalanceHost host, BalancerOptions options, BalancerState balancerState, SdLbStats sds) {
+    this.host = host;
+    this.cpuState = host.state();
+    this.options = options;
+    this.balancerState = balancerState;
+    this.sds = sds;
+  }
+
+  /**
+   * Models {@code sched_balance_find_src_group(env)} in {@code kernel/sched/fair.c}: gathers the
+   * domain's group statistics, decides whether the domain is balanced, and if not computes the
+   * imbalance. Returns the busiest group, or null when balanced or the imbalance is 0.
+   */
+  SchedGroup findSrcGroup(LbEnv e, BalanceCost cost) {
+    updateSdLbStats(e, cost);
+    if (sds.busiest == null) {
+      e.imbalance = 0;
+      return null;
+    }
+    if (!forceBalance(e, sds.busiestStat, sds.localStat)) {
+      e.imbalance = 0;
+      return null;
+    }
+    calculateImbalance(e);
+    return e.imbalance != 0 ? sds.busiest : null;
+  }
+
+  /**
+   * The checks of {@code sched_balance_find_src_group()} between gathering the statistics and
+   * {@code force_balance}: whether the domain needs balancing.
+   */
+  private boolean forceBalance(LbEnv e, SgLbStats busiest, SgLbStats local) {
+    if (busiest.groupType == GroupType.MISFIT_TASK) {
+      return true;
+    }
+    if (busiest.groupType == GroupType.ASYM_PACKING || busiest.groupType == GroupType.IMBALANCED) {
+      return true;
+    }
+    if (local.groupType.compareTo(busiest.groupType) > 0) {
+      return false;
+    }
+    if (local.groupType == GroupType.OVERLOADED) {
+      if (local.avgLoad >= busiest.avgLoad) {
+        return false;
+      }
+      sds.avgLoad = sds.totalLoad * SCHED_CAPACITY_SCALE / sds.totalCapacity;
+      if (local.avgLoad >= sds.avgLoad) {
+        return false;
+      }
+      if (100 * busiest.avgLoad <= (long) e.sd.imbalancePct() * local.avgLoad) {
+        return false;
+      }
+    }
+    if (sds.preferSibling && local.groupType == GroupType.HAS_SPARE && siblingImbalance(e) > 1) {
+      return true;
+    }
+    if (busiest.groupType != GroupType.OVERLOADED) {
+      if (e.idle == IdleType.NOT_IDLE) {
+        // Nobody is overloaded and this CPU is busy: let an idle CPU pull.
+        return false;
+      }
+      if (busiest.groupType == GroupType.SMT_BALANCE && smtVsNonSmtGroups(sds.local, sds.busiest)) {
+        return true;
+      }
+      if (busiest.groupWeight > 1 && local.idleCpus <= busiest.idleCpus + 1) {
+        return false;
+      }
+      if (busiest.sumHNrRunning == 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Models {@code update_sd_lb_stats(env, sds)} in {@code kernel/sched/fair.c}: statistics of
+   * every group of the domain, the busiest one, the totals, {@code prefer_sibling}, and at the
+   * root {@code rd->overloaded}.
+   */
+  private void updateSdLbStats(LbEnv e, BalanceCost cost) {
+    SchedDomain sd = e.sd;
+    sds.init();
+    e.dstCoreIdle = !cpuState.smtActive() || cpuState.isCoreIdle(e.dstCpu);
+    boolean sgOverloaded = false;
+    List<SchedGroup> groups = sd.groups();
+    for (int g = 0, n = groups.size(); g < n; g++) {
+      SchedGroup sg = groups.get(g);
+      boolean localGroup = sg.span().test(e.dstCpu);
+      SgLbStats sgs = localGroup ? sds.localStat : groupStat;
+      if (localGroup) {
+        sds.local = sg;
+      }
+      sgOverloaded |= updateSgLbStats(e, sg, sgs, localGroup, cost);
+      if (!localGroup && updateSdPickBusiest(e, sg, sgs)) {
+        sds.busiest = sg;
+        sds.busiestStat.copyFrom(sgs);
+      }
+      sds.totalLoad += sgs.groupLoad;
+      sds.totalCapacity += sgs.groupCapacity;
+    }
+    if (sds.busiest != null) {
+      sds.preferSibling = (sds.busiest.flags() & SdFlags.SD_PREFER_SIBLING) != 0;
+    }
+    if (sd.parent() == null) {
+      balancerState.rdOverloaded = sgOverloaded;
+    }
+  }
+
+  /**
+   * Models {@code update_sg_lb_stats(env, sds, group, sgs, &sg_overloaded, ...)} in {@code
+   * kernel/sched/fair.c} for the CPUs of {@code sg} in {@code env->cpus}, then classifies the
+   * group. Returns whether a CPU of the group has more than one task or a misfit task ({@code
+   * sg_overloaded}), which only the root domain records.
+   */
+  private boolean updateSgLbStats(
+      LbEnv e, SchedGroup sg, SgLbStats sgs, boolean localGroup, BalanceCost cost) {
+    SchedDomain sd = e.sd;
+    boolean mainline = options.mainlineDeltas();
+    boolean asym = sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
+    boolean overloaded = false;
+    sgs.reset();
+    long capacity = 0;
+    long minCapacity = Long.MAX_VALUE;
+    long maxCapacity = 0;
+    CpuMask span = sg.span();
+    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
+      long cpuCapacity = cpuState.capacityOf(cpu);
+      capacity += cpuCapacity;
+      minCapacity = Math.min(minCapacity, cpuCapacity);
+      maxCapacity = Math.max(maxCapacity, cpuCapacity);
+      if (!e.cpus.test(cpu)) {
+        continue;
+      }
+      cost.cpusScanned++;
+      long load = cpuState.loadAvg(cpu);
+      sgs.groupLoad += load;
+      sgs.groupUtil += cpuState.utilAvg(cpu);
+      sgs.groupRunnable += cpuState.runnableAvg(cpu);
+      sgs.sumHNrRunning += cpuState.cfsNrRunnable(cpu);
+      int nrRunning = cpuState.nrRunning(cpu);
+      sgs.sumNrRunning += nrRunning;
+      if (nrRunning == 0 && cpuState.isIdle(cpu)) {
+        sgs.idleCpus++;
+        continue;
+      }
+      if (nrRunning > 1) {
+        overloaded = true;
+      }
+      if (localGroup) {
+        continue;
+      }
+      if (asym) {
+        long misfit = host.misfitTaskLoad(cpu);
+        if (sgs.groupMisfitTaskLoad < misfit) {
+          sgs.groupMisfitTaskLoad = misfit;
+          // Only the root domain reads this, so the [ML] root-only gate changes nothing here.
+          overloaded = true;
+        }
+      } else if (e.idle != IdleType.NOT_IDLE && schedReducedCapacity(cpu, sd)) {
+        sgs.groupMisfitTaskLoad = Math.max(sgs.groupMisfitTaskLoad, load);
+      }
+    }
+    sgs.groupCapacity = capacity;
+    sgs.minCapacity = minCapacity == Long.MAX_VALUE ? 0 : minCapacity;
+    sgs.maxCapacity = maxCapacity;
+    sgs.groupWeight = sg.weight();
+    if (mainline && asym && !localGroup
+        && !capacityGreater(cpuState.capacityOf(e.dstCpu), sgs.maxCapacity)) {
+      // [ML] a misfit that dst cannot help with is not accounted.
+      sgs.groupMisfitTaskLoad = 0;
+    }
+    if (!localGroup && smtBalance(e, sgs, sg)) {
+      sgs.groupSmtBalance = true;
+    }
+    sgs.groupType =
+        SgLbStats.groupClassify(
+            sd.imbalancePct(), balancerState.sgcImbalance[sg.capacitySlot()], sgs);
+    if (sgs.groupType == GroupType.OVERLOADED) {
+      sgs.avgLoad = sgs.groupLoad * SCHED_CAPACITY_SCALE / sgs.groupCapacity;
+    }
+    return overloaded;
+  }
+
+  /**
+   * Models {@code update_sd_pick_busiest(env, sds, sg, sgs)} in {@code kernel/sched/fair.c}:
+   * whether {@code sg} is busier than the busiest group found so far.
+   */
+  private boolean updateSdPickBusiest(LbEnv e, SchedGroup sg, SgLbStats sgs) {
+    SgLbStats busiest = sds.busiestStat;
+    boolean mainline = options.mainlineDeltas();
+    boolean asym = e.sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
+    long dstCapacity = cpuState.capacityOf(e.dstCpu);
+    if (sgs.sumHNrRunning == 0) {
+      return false;
+    }
+    if (asym
+        && sgs.groupType == GroupType.MISFIT_TASK
+        && (!capacityGreater(dstCapacity, sgs.maxCapacity)
+            || sds.localStat.groupType != GroupType.HAS_SPARE
+            || (mainline && !e.dstCoreIdle))) {
+      return false;
+    }
+    if (mainline && asym && biggerCpusNotFullyUsed(sgs, dstCapacity)) {
+      return false;
+    }
+    int order = sgs.groupType.compareTo(busiest.groupType);
+    if (order != 0) {
+      return order > 0;
+    }
+    switch (sgs.groupType) {
+      case OVERLOADED:
+        if (sgs.avgLoad <= busiest.avgLoad) {
+          return false;
+        }
+        break;
+      case IMBALANCED:
+      case ASYM_PACKING:
+        // Keep the first: nothing ranks one such group above another (asym packing unmodelled).
+        return false;
+      case MISFIT_TASK:
+        if (sgs.groupMisfitTaskLoad <= busiest.groupMisfitTaskLoad) {
+          return false;
+        }
+        break;
+      case SMT_BALANCE:
+        if (sgs.idleCpus != 0 || busiest.idleCpus != 0) {
+          if (!hasSpareIsBusier(sgs, busiest)) {
+            return false;
+          }
+          break;
+        }
+        if (!fullyBusyIsBusier(sgs, busiest)) {
+          return false;
+        }
+        break;
+      case FULLY_BUSY:
+        if (!fullyBusyIsBusier(sgs, busiest)) {
+          return false;
+        }
+        break;
+      case HAS_SPARE:
+        if (smtVsNonSmtGroups(sds.busiest, sg)) {
+          // Do not empty an SMT core that runs a single task in favour of a non-SMT group.
+          return !(SgLbStats.isSmtGroup(sg) && sgs.sumHNrRunning <= 1);
+        }
+        if (!hasSpareIsBusier(sgs, busiest)) {
+          return false;
+        }
+        break;
+      default:
+        throw new AssertionError(sgs.groupType);
+    }
+    return mainline || !asym || !biggerCpusNotFullyUsed(sgs, dstCapacity);
+  }
+
+  /** The {@code group_fully_busy} tie-break: higher avg_load; on a tie keep an SMT busiest. */
+  private boolean fullyBusyIsBusier(SgLbStats sgs, SgLbStats busiest) {
+    if (sgs.avgLoad < busiest.avgLoad) {
+      return false;
+    }
+    return sgs.avgLoad != busiest.avgLoad || !SgLbStats.isSmtGroup(sds.busiest);
+  }
+
+  /** The {@code group_has_spare} tie-break: fewer idle CPUs, then more running tasks. */
+  private static boolean hasSpareIsBusier(SgLbStats sgs, SgLbStats busiest) {
+    if (sgs.idleCpus > busiest.idleCpus) {
+      return false;
+    }
+    return sgs.idleCpus != busiest.idleCpus || sgs.sumNrRunning > busiest.sumNrRunning;
+  }
+
+  /**
+   * The asymmetric-capacity rule of {@code update_sd_pick_busiest()}: a group with no more than
+   * one task per CPU whose CPUs are all noticeably bigger than dst is not worth pulling from.
+   */
+  private static boolean biggerCpusNotFullyUsed(SgLbStats sgs, long dstCapacity) {
+    return sgs.groupType.compareTo(GroupType.FULLY_BUSY) <= 0
+        && capacityGreater(sgs.minCapacity, dstCapacity);
+  }
+
+  /** Models {@code smt_vs_nonsmt_groups(sg1, sg2)}: exactly one of the two is an SMT group. */
+  private static boolean smtVsNonSmtGroups(SchedGroup a, SchedGroup b) {
+    if (a == null || b == null) {
+      return false;
+    }
+    return SgLbStats.isSmtGroup(a) != SgLbStats.isSmtGroup(b);
+  }
+
+  /** Models {@code smt_balance(env, sgs, group)}: dst idle and an SMT group runs 2+ tasks. */
+  private static boolean smtBalance(LbEnv e, SgLbStats sgs, SchedGroup sg) {
+    return e.idle != IdleType.NOT_IDLE && SgLbStats.isSmtGroup(sg) && sgs.sumHNrRunning > 1;
+  }
+
+  /** Models {@code sched_reduced_capacity(rq, sd)}: one CFS task on a reduced-capacity CPU. */
+  private boolean schedReducedCapacity(int cpu, SchedDomain sd) {
+    return cpuState.cfsNrRunnable(cpu) == 1
+        && CapacityChecks.checkCpuCapacity(cpuState, host.topology(), cpu, sd);
+  }
+
+  /**
+   * Models {@code sibling_imbalance(env, sds, busiest, local)} in {@code kernel/sched/fair.c}:
+   * how many tasks to move so both groups run the same number of tasks per core.
+   */
+  private long siblingImbalance(LbEnv e) {
+    SgLbStats busiest = sds.busiestStat;
+    SgLbStats local = sds.localStat;
+    if (e.idle == IdleType.NOT_IDLE || busiest.sumNrRunning == 0) {
+      return 0;
+    }
+    long coresBusiest = sds.busiest.cores();
+    long coresLocal = sds.local.cores();
+    if (coresBusiest == coresLocal) {
+      return Math.max(0, busiest.sumNrRunning - local.sumNrRunning);
+    }
+    long imbalance =
+        Math.max(0, coresLocal * busiest.sumNrRunning - coresBusiest * local.sumNrRunning);
+    // Normalise with rounding.
+    imbalance = (2 * imbalance + coresLocal + coresBusiest) / (coresLocal + coresBusiest);
+    if (imbalance <= 1 && local.sumNrRunning == 0 && busiest.sumNrRunning > 1) {
+      // Use an empty group's resources.
+      imbalance = 2;
+    }
+    return imbalance;
+  }
+
+  /**
+   * Models {@code calculate_imbalance(env, sds)} in {@code kernel/sched/fair.c}: sets {@code
+   * env->migration_type} and {@code env->imbalance}.
+   */
+  private void calculateImbalance(LbEnv e) {
+    SgLbStats local = sds.localStat;
+    SgLbStats busiest = sds.busiestStat;
+    SchedDomain sd = e.sd;
+    switch (busiest.groupType) {
+      case MISFIT_TASK:
+        if (sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY)) {
+          setImbalance(e, MigrationType.MISFIT, 1);
+        } else {
+          // A CPU of reduced capacity: move its load.
+          setImbalance(e, MigrationType.LOAD, busiest.groupMisfitTaskLoad);
+        }
+        return;
+      case ASYM_PACKING:
+        setImbalance(e, MigrationType.TASK, busiest.sumHNrRunning);
+        return;
+      case SMT_BALANCE:
+      case IMBALANCED:
+        setImbalance(e, MigrationType.TASK, 1);
+        return;
+      default:
+        break;
+    }
+    if (local.groupType == GroupType.HAS_SPARE) {
+      if (busiest.groupType.compareTo(GroupType.FULLY_BUSY) > 0
+          && !sd.hasFlag(SdFlags.SD_SHARE_LLC)) {
+        // Fill local's spare capacity without overloading it.
+        long spare = Math.max(local.groupCapacity, local.groupUtil) - local.groupUtil;
+        setImbalance(e, MigrationType.UTIL, spare);
+        if (e.idle != IdleType.NOT_IDLE && e.imbalance == 0) {
+          setImbalance(e, MigrationType.TASK, 1);
+        }
+        return;
+      }
+      long imbalance;
+      if (busiest.groupWeight == 1 || sds.preferSibling) {
+        imbalance = siblingImbalance(e);
+      } else {
+        imbalance = Math.max(0, (long) local.idleCpus - busiest.idleCpus);
+      }
+      if (sd.hasFlag(SdFlags.SD_NUMA)) {
+        imbalance = NumaImbalance.adjust(imbalance, local.sumNrRunning + 1, sd.imbNumaNr());
+      }
+      setImbalance(e, MigrationType.TASK, imbalance >> 1);
+      return;
+    }
+    if (local.groupType.compareTo(GroupType.OVERLOADED) < 0) {
+      // Local will become overloaded, so the load averages are needed after all.
+      local.avgLoad = local.groupLoad * SCHED_CAPACITY_SCALE / local.groupCapacity;
+      if (local.avgLoad >= busiest.avgLoad) {
+        e.imbalance = 0;
+        return;
+      }
+      sds.avgLoad = sds.totalLoad * SCHED_CAPACITY_SCALE / sds.totalCapacity;
+      if (local.avgLoad >= sds.avgLoad) {
+        e.imbalance = 0;
+        return;
+      }
+    }
+    // Bring both towards the domain average, neither past it. The kernel's unsigned arithmetic
+    // cannot go below 0 meaningfully; clamp instead of wrapping.
+    long fromBusiest = (busiest.avgLoad - sds.avgLoad) * busiest.groupCapacity;
+    long toLocal = (sds.avgLoad - local.avgLoad) * local.groupCapacity;
+    setImbalance(
+        e, MigrationType.LOAD, Math.max(0, Math.min(fromBusiest, toLocal) / SCHED_CAPACITY_SCALE));
+  }
+
+  private static void setImbalance(LbEnv e, MigrationType type, long imbalance) {
+    e.migrationType = type;
+    e.imbalance = imbalance;
+  }
+}

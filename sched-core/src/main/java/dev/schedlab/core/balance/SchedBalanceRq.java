@@ -1,0 +1,294 @@
+package dev.schedlab.core.balance;
+
+import static dev.schedlab.core.balance.LbEnv.LBF_ALL_PINNED;
+import static dev.schedlab.core.balance.LbEnv.LBF_DST_PINNED;
+import static dev.schedlab.core.balance.LbEnv.LBF_NEED_BREAK;
+import static dev.schedlab.core.balance.LbEnv.LBF_SOME_PINNED;
+import static dev.schedlab.cpumask.CpuMask.NO_CPU;
+
+import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.MutableCpuMask;
+import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.domain.SchedDomain;
+import dev.schedlab.topology.domain.SchedGroup;
+import dev.schedlab.topology.domain.SdFlags;
+
+/**
+ * One balancing attempt of one domain: {@code sched_balance_rq()} in {@code kernel/sched/fair.c}
+ * and its gate {@code should_we_balance()}. It asks {@link FindSrcGroup} for the busiest group
+ * and the imbalance, {@link FindSrcRq} for the busiest runqueue, {@link DetachTasks} to move
+ * tasks, and {@link ActiveBalance} whether to push a running task; it keeps {@code
+ * nr_balance_failed}, {@code balance_interval} and {@code sgc->imbalance} in {@link
+ * BalancerState} as the kernel's exit paths do, and counts every {@code lb_*} entry and outcome.
+ *
+ * <p>Allocation-free: its {@code lb_env} (with {@code env->cpus}) and the {@code
+ * should_we_balance()} mask are preallocated; one set suffices because {@code
+ * sched_balance_rq()} never nests. Because a simulated pass is instantaneous, {@code
+ * SD_SERIALIZE} is never contended.
+ */
+final class SchedBalanceRq {
+
+  /** Equivalent of {@code MAX_PINNED_INTERVAL}, ms. */
+  static final int MAX_PINNED_INTERVAL_MS = 512;
+
+  private static final int OUT = 0;
+  private static final int OUT_BALANCED = 1;
+  private static final int OUT_ALL_PINNED = 2;
+  private static final int OUT_ONE_PINNED = 3;
+
+  private final BalanceHost host;
+  private final CpuStateView cpuState;
+  private final Topology topology;
+  private final BalancerOptions options;
+  private final LbStats stats;
+  private final BalancerState balancerState;
+  private final FindSrcGroup findSrcGroup;
+  private final FindSrcRq findSrcRq;
+  private final DetachTasks detachTasks;
+  private final ActiveBalance activeBalance;
+  private final LbEnv env;
+  /** {@code should_we_balance_tmpmask}. */
+  private final MutableCpuMask swbCpus;
+
+  /** {@code sched_balance_running}: an {@code SD_SERIALIZE} domain is being balanced. */
+  private boolean balanceRunning;
+
+  /**
+   * {@code *continue_balancing} of the current domain walk: the walk sets it, an attempt that
+   * {@code should_we_balance()} refuses clears it.
+   */
+  boolean continueBalancing;
+
+  SchedBalanceRq(
+      BalanceHost host,
+      BalancerOptions options,
+      LbStats stats,
+      BalancerState balancerState,
+      FindSrcGroup findSrcGroup,
+      FindSrcRq findSrcRq,
+      DetachTasks detachTasks,
+      ActiveBalance activeBalance) {
+    this.host = host;
+    this.cpuState = host.state();
+    this.topology = host.topology();
+    this.options = options;
+    this.stats = stats;
+    this.balancerState = balancerState;
+    this.findSrcGroup = findSrcGroup;
+    this.findSrcRq = findSrcRq;
+    this.detachTasks = detachTasks;
+    this.activeBalance = activeBalance;
+    int nrCpuIds = topology.nrCpuIds();
+    this.env = new LbEnv(nrCpuIds);
+    this.swbCpus = CpuMasks.mutable(nrCpuIds);
+  }
+
+  /**
+   * Models {@code sched_balance_rq(this_cpu, this_rq, sd, idle, &continue_balancing)} in {@code
+   * kernel/sched/fair.c}: one balancing attempt of one domain, with every {@code lb_*} counter
+   * moving where kernel-facts §7.2 says. Returns the number of tasks moved.
+   */
+  int schedBalanceRq(int thisCpu, SchedDomain sd, IdleType idle, BalanceCost cost) {
+    SchedDomainState sdState = balancerState.domain(sd);
+    int level = sd.level();
+    SchedDomain parent = sd.parent();
+    LbEnv e = prepareEnv(thisCpu, sd, idle);
+    MutableCpuMask cpus = e.cpus;
+    cost.domainsBalanced++;
+    stats.incrementLb(thisCpu, level, idle, LbField.COUNT);
+
+    boolean needUnlock = false;
+    boolean activeBalanceRequested = false;
+    int moved = 0;
+    int exit;
+    redo:
+    while (true) {
+      if (!shouldWeBalance(e)) {
+        continueBalancing = false;
+        exit = OUT_BALANCED;
+        break;
+      }
+      if (!needUnlock && sd.hasFlag(SdFlags.SD_SERIALIZE)) {
+        if (balanceRunning) {
+          exit = OUT_BALANCED;
+          break;
+        }
+        balanceRunning = true;
+        needUnlock = true;
+      }
+      SchedGroup group = findSrcGroup.findSrcGroup(e, cost);
+      if (group == null) {
+        stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYG);
+        exit = OUT_BALANCED;
+        break;
+      }
+      int busiest = findSrcRq.findSrcRq(e, group);
+      if (busiest == NO_CPU) {
+        stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYQ);
+        exit = OUT_BALANCED;
+        break;
+      }
+      stats.addLb(thisCpu, level, idle, e.migrationType.imbalanceField, e.imbalance);
+      e.srcCpu = busiest;
+      moved = 0;
+      e.flags |= LBF_ALL_PINNED;
+      int busiestNrRunning = cpuState.nrRunning(busiest);
+      if (busiestNrRunning > 1) {
+        e.loopMax = Math.min(options.nrMigrate(), busiestNrRunning);
+        while (true) {
+          moved += detachTasks.detachTasks(e, cost);
+          if ((e.flags & LBF_NEED_BREAK) != 0) {
+            e.flags &= ~LBF_NEED_BREAK;
+            continue;
+          }
+          if ((e.flags & LBF_DST_PINNED) != 0 && e.imbalance > 0) {
+            // Same source, another destination in our group that the pinned tasks accept.
+            cpus.clear(e.dstCpu);
+            e.dstCpu = e.newDstCpu;
+            e.flags &= ~LBF_DST_PINNED;
+            e.loop = 0;
+            e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
+            continue;
+          }
+          break;
+        }
+        if (parent != null && (e.flags & LBF_SOME_PINNED) != 0 && e.imbalance > 0) {
+          balancerState.sgcImbalance[parent.localGroup().capacitySlot()] = true;
+        }
+        if ((e.flags & LBF_ALL_PINNED) != 0) {
+          cpus.clear(busiest);
+          if (!cpus.isSubsetOf(e.dstGrpmask)) {
+            e.loop = 0;
+            e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
+            continue redo;
+          }
+          exit = OUT_ALL_PINNED;
+          break;
+        }
+      }
+      if (moved == 0) {
+        stats.incrementLb(thisCpu, level, idle, LbField.FAILED);
+        if (idle != IdleType.NEWLY_IDLE && e.migrationType != MigrationType.MISFIT) {
+          sdState.nrBalanceFailed++;
+        }
+        if (activeBalance.needActiveBalance(e)) {
+          int current = runningTask(busiest);
+          if (current < 0 || !host.task(current).allowedCpus().test(thisCpu)) {
+            exit = OUT_ONE_PINNED;
+            break;
+          }
+          e.flags &= ~LBF_ALL_PINNED;
+          activeBalanceRequested = host.requestActiveBalance(busiest, thisCpu);
+        }
+      } else {
+        sdState.nrBalanceFailed = 0;
+      }
+      if (!activeBalanceRequested || activeBalance.needActiveBalance(e)) {
+        sdState.balanceIntervalMs = sd.minIntervalMs();
+      }
+      exit = OUT;
+      break;
+    }
+
+    if (exit == OUT_BALANCED) {
+      // Clear the parent's affinity flag only if other tasks had a chance to move.
+      if (parent != null && (e.flags & LBF_ALL_PINNED) == 0) {
+        balancerState.sgcImbalance[parent.localGroup().capacitySlot()] = false;
+      }
+      exit = OUT_ALL_PINNED;
+    }
+    if (exit == OUT_ALL_PINNED) {
+      stats.incrementLb(thisCpu, level, idle, LbField.BALANCED);
+      sdState.nrBalanceFailed = 0;
+      exit = OUT_ONE_PINNED;
+    }
+    if (exit == OUT_ONE_PINNED) {
+      moved = 0;
+      // Newidle ignores intervals and misfit needs to act soon: neither backs off.
+      if (e.idle != IdleType.NEWLY_IDLE && e.migrationType != MigrationType.MISFIT) {
+        int interval = sdState.balanceIntervalMs;
+        if (((e.flags & LBF_ALL_PINNED) != 0 && interval < MAX_PINNED_INTERVAL_MS)
+            || interval < sd.maxIntervalMs()) {
+          sdState.balanceIntervalMs = interval * 2;
+        }
+      }
+    }
+    if (needUnlock) {
+      balanceRunning = false;
+    }
+    return moved;
+  }
+
+  /**
+   * The initializer of {@code sched_balance_rq()}: the env of {@code thisCpu} balancing {@code
+   * sd}, with {@code env->cpus} = the span's active CPUs. Returns the one reused env.
+   */
+  LbEnv prepareEnv(int thisCpu, SchedDomain sd, IdleType idle) {
+    LbEnv e = env;
+    e.reset(sd, thisCpu, sd.localGroup().balanceMask(), idle, 0);
+    MutableCpuMask cpus = e.cpus;
+    cpus.clearAll();
+    CpuMask span = sd.span();
+    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
+      if (cpuState.isActive(cpu)) {
+        cpus.set(cpu);
+      }
+    }
+    return e;
+  }
+
+  /**
+   * Models {@code should_we_balance(env)} in {@code kernel/sched/fair.c}: in newidle every CPU
+   * with nothing queued may balance; otherwise the domain is balanced by the first idle CPU of the
+   * local group's balance mask on a fully idle core, else the first idle CPU whose siblings are
+   * busy, else the group's balance CPU.
+   */
+  boolean shouldWeBalance(LbEnv e) {
+    MutableCpuMask cpus = e.cpus;
+    if (!cpus.test(e.dstCpu)) {
+      return false;
+    }
+    if (e.idle == IdleType.NEWLY_IDLE) {
+      return cpuState.nrRunning(e.dstCpu) == 0 && !host.ttwuPending(e.dstCpu);
+    }
+    SchedDomain sd = e.sd;
+    SchedGroup local = sd.localGroup();
+    swbCpus.copyFrom(local.balanceMask());
+    boolean coreRule =
+        !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
+            && (!options.mainlineDeltas() || cpuState.smtActive());
+    int idleSmt = NO_CPU;
+    // The cursor reads the live mask, so siblings dropped below are not visited.
+    for (int cpu = swbCpus.firstAnd(cpus); cpu != NO_CPU; cpu = swbCpus.nextAnd(cpu, cpus)) {
+      if (!cpuState.isIdle(cpu)) {
+        continue;
+      }
+      if (coreRule && !cpuState.isCoreIdle(cpu)) {
+        if (idleSmt == NO_CPU) {
+          idleSmt = cpu;
+        }
+        swbCpus.removeAll(topology.smtSiblings(cpu));
+        continue;
+      }
+      return cpu == e.dstCpu;
+    }
+    if (idleSmt != NO_CPU) {
+      return idleSmt == e.dstCpu;
+    }
+    return local.groupBalanceCpu() == e.dstCpu;
+  }
+
+  /** The task running on {@code cpu} ({@code rq->curr} if fair), or -1; scans from the head. */
+  private int runningTask(int cpu) {
+    for (int k = host.cfsTaskCount(cpu) - 1; k >= 0; k--) {
+      int task = host.cfsTaskFromTail(cpu, k);
+      if (host.task(task).isRunning()) {
+        return task;
+      }
+    }
+    return -1;
+  }
+}
