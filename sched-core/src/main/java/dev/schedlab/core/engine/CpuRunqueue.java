@@ -62,8 +62,6 @@ final class CpuRunqueue {
    * keeps its slice protection ({@code set_next_entity()} is skipped for {@code prev == next}).
    */
   Task putBack;
-  /** The last running task left the runqueue (sleep, block, exit): newidle is due. */
-  boolean currLeft;
   /** {@code TIF_NEED_RESCHED} for a reschedule deferred until the current activity ends. */
   boolean needResched;
   /** A reschedule IPI to this CPU is in flight. */
@@ -261,11 +259,6 @@ final class CpuRunqueue {
       }
     }
     return best != null ? best : leftmost;
-  }
-
-  /** Whether {@code task} is eligible ({@code entity_eligible()}). */
-  boolean isEligible(Task task) {
-    return task.vruntime <= avgVruntime();
   }
 
   @Override

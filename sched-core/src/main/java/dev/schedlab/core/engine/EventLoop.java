@@ -86,9 +86,4 @@ final class EventLoop {
       now = limit;
     }
   }
-
-  /** Whether {@link #stop} was called. */
-  boolean isStopped() {
-    return stopped;
-  }
 }

@@ -24,6 +24,7 @@ import dev.schedlab.spi.PerformanceModel;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
+import dev.schedlab.spi.TransitionOnlyNohzIdleTracking;
 import dev.schedlab.spi.WakeupPolicy;
 import dev.schedlab.spi.WakeupPolicyProvider;
 import dev.schedlab.spi.Workload;
@@ -36,7 +37,6 @@ import dev.schedlab.topology.domain.SchedDomains;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One simulation: a machine, a set of policy plugins and a workload, run for a fixed simulated
@@ -341,9 +341,5 @@ public final class Simulation {
 
   Task task(int id) {
     return tasks.get(id);
-  }
-
-  Map<String, Long> counterValues() {
-    return counters.snapshot();
   }
 }
