@@ -89,7 +89,7 @@ public final class Simulation {
   public Simulation(EngineSetup setup) {
     this.setup = setup;
     this.topology = setup.hardware().topology();
-    this.domains = setup.domains();
+    this.domains = SchedDomains.build(topology, setup.domainOptions());
     this.options = setup.engine();
     this.hz = setup.hz();
     this.loop = new EventLoop(new HeapEventQueue());

@@ -12,7 +12,7 @@ import dev.schedlab.spi.WakeupPolicyProvider;
 import dev.schedlab.spi.WorkloadHost;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
-import dev.schedlab.topology.domain.SchedDomains;
+import dev.schedlab.topology.domain.SchedDomainOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -113,7 +113,7 @@ final class EngineFixture {
     return new Simulation(
         new EngineSetup(
             hardware,
-            SchedDomains.build(hardware.topology()),
+            SchedDomainOptions.defaults(),
             ilb,
             nohz,
             passes,
