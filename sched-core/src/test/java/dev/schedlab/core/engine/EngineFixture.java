@@ -109,8 +109,8 @@ final class EngineFixture {
     return this;
   }
 
-  Simulation build() {
-    return new Simulation(
+  EngineRun build() {
+    return new EngineRun(
         new EngineSetup(
             hardware,
             SchedDomainOptions.defaults(),
