@@ -25,7 +25,7 @@ import java.util.List;
  * workload created from the {@link EngineSetup}, the load balancer, and the parts, each built with
  * the parts it calls, lowest first. Routes every {@link Event} to the part it concerns and
  * carries the runqueue core's two upward calls ({@link RunqueueUpcalls}) to the balancer and the
- * context-switch code. Package-private: {@link Simulation} runs it; the engine's tests build and
+ * context-switch code. Package-private: {@code Simulation} runs it; the engine's tests build and
  * step it directly.
  */
 final class Engine implements Event.Handler, RunqueueUpcalls {
@@ -33,10 +33,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   final EngineSetup setup;
   final EngineContext ctx;
   final TickSched tick;
-  final CpuidleExit cpuidle;
   final TaskProgress progress;
-  final BalancingTime balancingTime;
-  final PeltUpdates pelt;
   final FairClass fair;
   final EngineHost host;
   final LoadBalancer balancer;
@@ -47,7 +44,6 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   final NohzBalancing nohz;
   final SelectIdleCapacity idleCapacity;
   final SelectIdleSibling idleSibling;
-  final FindDstCpu findDst;
   final SelectTaskRq selectTaskRq;
   final TryToWakeUp wakeups;
   final WakeUpNewTask forks;
@@ -68,10 +64,10 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
                 ? ScratchMaskPool.MisusePolicy.THROW
                 : ScratchMaskPool.MisusePolicy.WARN_ONCE);
     this.tick = new TickSched(ctx);
-    this.cpuidle = new CpuidleExit(ctx);
+    CpuidleExit cpuidle = new CpuidleExit(ctx);
     this.progress = new TaskProgress(ctx, setup.hardware().performanceModel());
-    this.balancingTime = new BalancingTime(ctx, progress);
-    this.pelt = new PeltUpdates(ctx);
+    BalancingTime balancingTime = new BalancingTime(ctx, progress);
+    PeltUpdates pelt = new PeltUpdates(ctx);
     this.fair = new FairClass(ctx, tick, progress, pelt, this);
     this.host = new EngineHost(ctx, pelt, fair);
     // Plugins are created in binding order, each drawing the next plugin random stream.
@@ -109,7 +105,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
             invariants);
     this.idleCapacity = new SelectIdleCapacity(ctx, llcShared, chain);
     this.idleSibling = new SelectIdleSibling(ctx, llcShared, chain, idleCapacity);
-    this.findDst = new FindDstCpu(ctx, chain, cpuidle);
+    FindDstCpu findDst = new FindDstCpu(ctx, chain, cpuidle);
     this.selectTaskRq = new SelectTaskRq(ctx, chain, idleSibling, findDst, pelt, balancer);
     this.wakeups = new TryToWakeUp(ctx, selectTaskRq, fair, progress);
     this.forks = new WakeUpNewTask(ctx, selectTaskRq, pelt, fair);

@@ -56,8 +56,8 @@ sealed interface Event
   }
 
   /**
-   * With {@code skew_tick=1}: the tick of the next CPU in the current jiffy's chain (the
-   * scheduler knows which); one instance per simulation, re-scheduled link by link.
+   * With {@code skew_tick=1}: the tick of the next CPU in the current jiffy's chain ({@link
+   * SchedTick} knows which); one instance per simulation, re-scheduled link by link.
    */
   record SkewedTick() implements Event {
     @Override
