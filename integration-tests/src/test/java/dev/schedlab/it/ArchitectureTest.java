@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * other module of ours; policies-fair, policies-ext and hw-models pass the same reusable plugin
  * rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
  * providers public final with @AutoService, no JDK randomness or clock, no mutable static state,
- * no cycles); policy families are independent; packages have no cycles.
+ * no cycles); policy families are independent; packages have no cycles; no part of the engine
+ * refers back to the top-level {@code Simulation}.
  */
 final class ArchitectureTest {
 
@@ -102,6 +103,25 @@ final class ArchitectureTest {
   @Test
   void packages_haveNoCycles() {
     SchedlabArchitectureRules.noPackageCycles("dev.schedlab").check(classes);
+  }
+
+  @Test
+  void engineParts_doNotReferToTheSimulation() {
+    // The engine's parts get the run's context and their collaborators through their
+    // constructors; only the top-level Simulation (and its callers outside the engine) use it.
+    ArchRule rule =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.core.engine..")
+            .and()
+            .doNotHaveFullyQualifiedName("dev.schedlab.core.engine.Simulation")
+            .and()
+            // Dagger's generated factory for the @Inject constructor.
+            .doNotHaveFullyQualifiedName("dev.schedlab.core.engine.Simulation_Factory")
+            .should()
+            .dependOnClassesThat()
+            .haveFullyQualifiedName("dev.schedlab.core.engine.Simulation");
+    rule.check(classes);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.schedlab.core;
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.core.balance.BalancerOptions;
 import dev.schedlab.core.engine.EngineOptions;
+import dev.schedlab.core.engine.EngineSetup;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.spi.BalancePassProvider;
 import dev.schedlab.spi.HardwareModel;
@@ -20,40 +21,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything a run needs, as data: the machine, the policy plugins (providers with resolved
- * parameters; the engine creates the policies), the workload, the master seed, the simulated
- * duration, HZ, and the engine and balancer options. Providers are never injected: the caller
- * discovers them (for example with {@link PluginRegistry}) and hands them in here.
+ * Everything a run needs, as data: one {@link EngineSetup}, which declares every setting (the
+ * machine, the policy plugins, the workload, the master seed, the simulated duration, HZ, and the
+ * engine and balancer options). Built with {@link #builder}; providers are never injected: the
+ * caller discovers them (for example with {@link PluginRegistry}) and hands them in here.
  *
- * @param hardware the machine and its performance model
- * @param domainOptions how sched domains are built
- * @param ilbSelector {@code find_new_ilb()}; null selects the engine's built-in first-idle rule
- * @param nohzIdleTracking {@code nohz.idle_cpus_mask} registration; null selects the built-in
- *     transition-only rule
- * @param balancePasses balancing hooks, in order
- * @param wakeupPolicies wakeup hooks, in order
- * @param workload the workload
- * @param seed master seed
- * @param durationNs simulated time
- * @param hz tick rate (kernel default 250; 1000 here by default, as the threads' machines)
- * @param engine engine assumptions
- * @param balancer balancer tunables
- * @param costModel time charged for balancing work
+ * @param setup the settings of the run
  */
-public record SimulationConfig(
-    HardwareModel hardware,
-    SchedDomainOptions domainOptions,
-    PolicyBinding<IlbSelectorProvider> ilbSelector,
-    PolicyBinding<NohzIdleTrackingProvider> nohzIdleTracking,
-    List<PolicyBinding<BalancePassProvider>> balancePasses,
-    List<PolicyBinding<WakeupPolicyProvider>> wakeupPolicies,
-    PolicyBinding<WorkloadProvider> workload,
-    long seed,
-    long durationNs,
-    int hz,
-    EngineOptions engine,
-    BalancerOptions balancer,
-    BalanceCostModel costModel) {
+public record SimulationConfig(EngineSetup setup) {
 
   /** Default simulated duration: 1 s. */
   public static final long DEFAULT_DURATION_NS = 1_000_000_000L;
@@ -62,14 +37,17 @@ public record SimulationConfig(
   public static final int DEFAULT_HZ = 1000;
 
   public SimulationConfig {
-    Objects.requireNonNull(hardware, "hardware");
-    Objects.requireNonNull(domainOptions, "domainOptions");
-    Objects.requireNonNull(workload, "workload");
-    Objects.requireNonNull(engine, "engine");
-    Objects.requireNonNull(balancer, "balancer");
-    Objects.requireNonNull(costModel, "costModel");
-    balancePasses = List.copyOf(balancePasses);
-    wakeupPolicies = List.copyOf(wakeupPolicies);
+    Objects.requireNonNull(setup, "setup");
+  }
+
+  /** The machine and its performance model ({@link EngineSetup#hardware()}). */
+  public HardwareModel hardware() {
+    return setup.hardware();
+  }
+
+  /** The simulated time to run ({@link EngineSetup#durationNs()}). */
+  public long durationNs() {
+    return setup.durationNs();
   }
 
   /** A builder for {@code hardware} running {@code workload}, everything else default. */
@@ -195,10 +173,14 @@ public record SimulationConfig(
       return this;
     }
 
+    /**
+     * @throws IllegalArgumentException for a non-positive duration or an hz outside 1..10000
+     */
     public SimulationConfig build() {
       return new SimulationConfig(
-          hardware, domainOptions, ilbSelector, nohzIdleTracking, balancePasses, wakeupPolicies,
-          workload, seed, durationNs, hz, engine, balancer, costModel);
+          new EngineSetup(
+              hardware, domainOptions, ilbSelector, nohzIdleTracking, balancePasses,
+              wakeupPolicies, workload, seed, durationNs, hz, engine, balancer, costModel));
     }
   }
 }

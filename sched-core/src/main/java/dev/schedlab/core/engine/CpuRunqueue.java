@@ -62,8 +62,6 @@ final class CpuRunqueue {
    * keeps its slice protection ({@code set_next_entity()} is skipped for {@code prev == next}).
    */
   Task putBack;
-  /** The last running task left the runqueue (sleep, block, exit): newidle is due. */
-  boolean currLeft;
   /** {@code TIF_NEED_RESCHED} for a reschedule deferred until the current activity ends. */
   boolean needResched;
   /** A reschedule IPI to this CPU is in flight. */
@@ -159,6 +157,35 @@ final class CpuRunqueue {
     this.rng = rng;
   }
 
+  /**
+   * Equivalent of {@code update_curr()}: charges the running task's exec time and vruntime up to
+   * {@code now}, and its work progress at the current speed (none while it is paused).
+   */
+  void updateCurr(long now) {
+    Task task = curr;
+    if (task == null) {
+      return;
+    }
+    long delta = now - execClock;
+    if (delta > 0) {
+      task.sumExecNs += delta;
+      task.vruntime += delta * LoadWeights.NICE_0_LOAD / task.weight;
+      task.runSinceMigrationNs += delta;
+      rqCpuTimeNs += delta;
+      execClock = now;
+      // update_curr_se(): exec_start follows the accounting, so once the task stops running it
+      // holds when it last ran, which task_hot() measures from.
+      task.execStartNs = now;
+    }
+    long from = Math.max(progressClock, pausedUntil);
+    if (now > from) {
+      double done = Math.min((now - from) * speed, Math.max(0, task.remainingWork));
+      task.remainingWork -= done;
+      task.workDone += done;
+      progressClock = now;
+    }
+  }
+
   /** Equivalent of {@code sched_idle_rq()}. */
   boolean isSchedIdleRq() {
     return nr != 0 && nr == nrIdlePolicy;
@@ -235,7 +262,7 @@ final class CpuRunqueue {
    * Equivalent of {@code pick_eevdf()} without buddies: among the eligible entities ({@code
    * vruntime <= avg_vruntime}), the earliest virtual deadline; ties go to the entity nearer the
    * head of {@code cfs_tasks}. Null when empty. RUN_TO_PARITY's protection of the running task is
-   * applied where it decides, in wakeup preemption ({@code Scheduler.wakeupPreempt}).
+   * applied where it decides, in wakeup preemption ({@code FairClass.wakeupPreempt}).
    */
   Task pickEevdf() {
     if (nr == 0) {
@@ -261,11 +288,6 @@ final class CpuRunqueue {
       }
     }
     return best != null ? best : leftmost;
-  }
-
-  /** Whether {@code task} is eligible ({@code entity_eligible()}). */
-  boolean isEligible(Task task) {
-    return task.vruntime <= avgVruntime();
   }
 
   @Override

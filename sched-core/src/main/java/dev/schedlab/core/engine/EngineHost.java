@@ -7,45 +7,53 @@ import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomains;
 import java.util.random.RandomGenerator;
 
-/** The engine's side of the {@link BalanceHost} contract with the load balancer. */
+/**
+ * The engine's side of the {@link BalanceHost} contract with the load balancer: the runqueues'
+ * state, the balancer's moves through {@link FairClass#migrateQueuedTask}, blocked-load updates
+ * through {@link PeltUpdates}, and the stopper's queueing ({@code stop_one_cpu_nowait()}).
+ */
 final class EngineHost implements BalanceHost {
 
-  private final Simulation sim;
+  private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
+  private final PeltUpdates pelt;
+  private final FairClass fair;
 
-  EngineHost(Simulation sim) {
-    this.sim = sim;
-    this.rqs = sim.rqs;
+  EngineHost(EngineContext ctx, PeltUpdates pelt, FairClass fair) {
+    this.ctx = ctx;
+    this.rqs = ctx.rqs;
+    this.pelt = pelt;
+    this.fair = fair;
   }
 
   @Override
   public long nowNs() {
-    return sim.loop.now();
+    return ctx.now();
   }
 
   @Override
   public long jiffies() {
-    return sim.scheduler == null ? 0 : sim.scheduler.jiffies();
+    return ctx.jiffies();
   }
 
   @Override
   public int hz() {
-    return sim.hz;
+    return ctx.hz;
   }
 
   @Override
   public Topology topology() {
-    return sim.topology;
+    return ctx.topology;
   }
 
   @Override
   public SchedDomains domains() {
-    return sim.domains;
+    return ctx.domains;
   }
 
   @Override
   public CpuStateView state() {
-    return sim.state;
+    return ctx.state;
   }
 
   @Override
@@ -80,49 +88,51 @@ final class EngineHost implements BalanceHost {
 
   @Override
   public void rotateToHead(int cpu, int taskId) {
-    rqs[cpu].moveToHead(sim.tasks.get(taskId));
+    rqs[cpu].moveToHead(ctx.tasks.get(taskId));
   }
 
   @Override
   public TaskView task(int taskId) {
-    return sim.tasks.get(taskId);
+    return ctx.tasks.get(taskId);
   }
 
   @Override
   public long execStartNs(int taskId) {
-    return sim.tasks.get(taskId).execStartNs;
+    return ctx.tasks.get(taskId).execStartNs;
   }
 
-  /**
-   * {@code task_h_load(p)} in the root cgroup: the task's {@code load_avg} scaled by {@code
-   * h_load / (cfs_rq load_avg + 1)}, where the root's {@code h_load} is its {@code load_avg}.
-   */
   @Override
   public long taskHLoad(int taskId) {
-    Task task = sim.tasks.get(taskId);
-    long cfsLoad = rqs[task.cpu].cfs.loadAvg;
-    return task.avg.loadAvg * cfsLoad / (cfsLoad + 1);
+    return pelt.taskHLoad(ctx.tasks.get(taskId));
   }
 
   @Override
   public long taskUtilEst(int taskId) {
-    Task task = sim.tasks.get(taskId);
+    Task task = ctx.tasks.get(taskId);
     return Math.max(task.avg.utilAvg, task.utilEst);
   }
 
   @Override
   public void migrateTask(int taskId, int dstCpu, int level) {
-    sim.scheduler.migrateQueuedTask(taskId, dstCpu);
+    fair.migrateQueuedTask(taskId, dstCpu);
   }
 
+  /** Queues the stopper on {@code busiestCpu}; false if one is pending there already. */
   @Override
   public boolean requestActiveBalance(int busiestCpu, int targetCpu) {
-    return sim.scheduler.requestActiveBalance(busiestCpu, targetCpu);
+    CpuRunqueue rq = rqs[busiestCpu];
+    if (rq.activeBalancePending) {
+      return false;
+    }
+    rq.activeBalancePending = true;
+    long delay = busiestCpu == ctx.contextCpu ? 0 : ctx.options.ipiLatencyNs();
+    ctx.loop.schedule(ctx.now() + delay, new Event.ActiveBalanceStop(busiestCpu, targetCpu));
+    return true;
   }
 
   @Override
   public void updateBlockedAverages(int cpu) {
-    sim.scheduler.updateBlockedAverages(cpu);
+    pelt.updateBlockedAverages(cpu);
   }
 
   @Override

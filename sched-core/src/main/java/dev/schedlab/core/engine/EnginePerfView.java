@@ -10,17 +10,19 @@ import dev.schedlab.spi.view.WorkClass;
  */
 final class EnginePerfView implements PerfStateView {
 
-  private final Simulation sim;
+  private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
+  private final TaskProgress progress;
 
-  EnginePerfView(Simulation sim) {
-    this.sim = sim;
-    this.rqs = sim.rqs;
+  EnginePerfView(EngineContext ctx, TaskProgress progress) {
+    this.ctx = ctx;
+    this.rqs = ctx.rqs;
+    this.progress = progress;
   }
 
   @Override
   public long nowNs() {
-    return sim.loop.now();
+    return ctx.loop.now();
   }
 
   @Override
@@ -40,41 +42,41 @@ final class EnginePerfView implements PerfStateView {
 
   @Override
   public int lastMigrationDistance(int taskId) {
-    return sim.tasks.get(taskId).lastMigrationDistance;
+    return ctx.tasks.get(taskId).lastMigrationDistance;
   }
 
   @Override
   public long runTimeSinceMigrationNs(int taskId) {
-    Task task = sim.tasks.get(taskId);
+    Task task = ctx.tasks.get(taskId);
     long running = 0;
     if (task.state == TaskState.RUNNING) {
-      running = Math.max(0, sim.loop.now() - rqs[task.cpu].execClock);
+      running = Math.max(0, ctx.loop.now() - rqs[task.cpu].execClock);
     }
     return task.runSinceMigrationNs + running;
   }
 
   @Override
   public WorkClass workClass(int taskId) {
-    return sim.tasks.get(taskId).currentWorkClass();
+    return ctx.tasks.get(taskId).currentWorkClass();
   }
 
   @Override
   public int memoryBoundRunning(int node) {
-    return sim.scheduler.memoryBoundRunning(node);
+    return progress.memoryBoundRunning(node);
   }
 
   @Override
   public int memoryHomeNode(int taskId) {
-    return sim.tasks.get(taskId).memoryHomeNode;
+    return ctx.tasks.get(taskId).memoryHomeNode;
   }
 
   @Override
   public int memoryBoundHomedRunning(int node) {
-    return sim.scheduler.memoryBoundHomedRunning(node);
+    return progress.memoryBoundHomedRunning(node);
   }
 
   @Override
   public int memoryBoundHomedRunning(int home, int running) {
-    return sim.scheduler.memoryBoundHomedRunning(home, running);
+    return progress.memoryBoundHomedRunning(home, running);
   }
 }

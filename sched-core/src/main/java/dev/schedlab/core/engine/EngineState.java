@@ -19,7 +19,7 @@ import dev.schedlab.topology.Topology;
  */
 final class EngineState implements CpuStateView {
 
-  private final Simulation sim;
+  private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
   private final Topology topology;
   private final int[][] siblings;
@@ -42,12 +42,12 @@ final class EngineState implements CpuStateView {
   private final MutableCpuMask unseenClaims;
   private boolean hidingClaims;
 
-  EngineState(Simulation sim) {
-    this.sim = sim;
-    this.rqs = sim.rqs;
-    this.topology = sim.topology;
+  EngineState(EngineContext ctx) {
+    this.ctx = ctx;
+    this.rqs = ctx.rqs;
+    this.topology = ctx.topology;
     this.smt = topology.isSmt();
-    this.nohzView = sim.nohzIdleMask.asUnmodifiable();
+    this.nohzView = ctx.nohzIdleMask.asUnmodifiable();
     CpuMask online = topology.onlineMask();
     this.activeCount = online.weight();
     this.isOnline = new boolean[topology.nrCpuIds()];
@@ -131,7 +131,7 @@ final class EngineState implements CpuStateView {
 
   @Override
   public long nowNs() {
-    return sim.loop.now();
+    return ctx.loop.now();
   }
 
   /**
@@ -247,7 +247,7 @@ final class EngineState implements CpuStateView {
 
   @Override
   public long totalNrRunning() {
-    return sim.scheduler.totalNrRunning;
+    return ctx.totalNrRunning;
   }
 
   @Override

@@ -139,12 +139,4 @@ final class EngineStatistics {
     idleCpus += (isIdle ? 1 : 0) - (wasIdle ? 1 : 0);
     waitingBehindRunning += isWaiting - wasWaiting;
   }
-
-  int idleCpus() {
-    return idleCpus;
-  }
-
-  long waitingBehindRunning() {
-    return waitingBehindRunning;
-  }
 }

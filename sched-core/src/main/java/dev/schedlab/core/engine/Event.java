@@ -19,7 +19,28 @@ sealed interface Event
   int priority();
 
   /** Performs the event's effect. */
-  void fire(Simulation sim);
+  void fire(Handler handler);
+
+  /** What events do: the engine's top ({@link Engine}) routes each to the part it concerns. */
+  interface Handler {
+    void onJiffy(long jiffy);
+
+    void onSkewedTick();
+
+    void onSleepEnd(int task, long token);
+
+    void onCpuTimer(int cpu);
+
+    void onKickIpi(int cpu);
+
+    void onReschedIpi(int cpu);
+
+    void onActiveBalance(int busiestCpu, int targetCpu);
+
+    void onPhaseEnd(int cpu, long token);
+
+    void onEnd();
+  }
 
   /** The global tick at a jiffy boundary (ticks are not skewed: {@code sched_skew_tick=0}). */
   record JiffyTick(long jiffy) implements Event {
@@ -29,14 +50,14 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onJiffy(jiffy);
+    public void fire(Handler handler) {
+      handler.onJiffy(jiffy);
     }
   }
 
   /**
-   * With {@code skew_tick=1}: the tick of the next CPU in the current jiffy's chain (the
-   * scheduler knows which); one instance per simulation, re-scheduled link by link.
+   * With {@code skew_tick=1}: the tick of the next CPU in the current jiffy's chain ({@link
+   * SchedTick} knows which); one instance per simulation, re-scheduled link by link.
    */
   record SkewedTick() implements Event {
     @Override
@@ -45,8 +66,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onSkewedTick();
+    public void fire(Handler handler) {
+      handler.onSkewedTick();
     }
   }
 
@@ -58,8 +79,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onSleepEnd(task, token);
+    public void fire(Handler handler) {
+      handler.onSleepEnd(task, token);
     }
   }
 
@@ -74,8 +95,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onCpuTimer(cpu);
+    public void fire(Handler handler) {
+      handler.onCpuTimer(cpu);
     }
   }
 
@@ -87,8 +108,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.nohz.onKickIpi(cpu);
+    public void fire(Handler handler) {
+      handler.onKickIpi(cpu);
     }
   }
 
@@ -100,8 +121,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onReschedIpi(cpu);
+    public void fire(Handler handler) {
+      handler.onReschedIpi(cpu);
     }
   }
 
@@ -113,8 +134,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onActiveBalance(busiestCpu, targetCpu);
+    public void fire(Handler handler) {
+      handler.onActiveBalance(busiestCpu, targetCpu);
     }
   }
 
@@ -126,8 +147,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.scheduler.onPhaseEnd(cpu, token);
+    public void fire(Handler handler) {
+      handler.onPhaseEnd(cpu, token);
     }
   }
 
@@ -139,8 +160,8 @@ sealed interface Event
     }
 
     @Override
-    public void fire(Simulation sim) {
-      sim.loop.stop();
+    public void fire(Handler handler) {
+      handler.onEnd();
     }
   }
 }

@@ -67,28 +67,23 @@ final class EventLoop {
   }
 
   /** Fires events until stopped or empty. */
-  void run(Simulation sim) {
-    runUntil(Long.MAX_VALUE, sim);
+  void run(Event.Handler handler) {
+    runUntil(Long.MAX_VALUE, handler);
   }
 
   /**
    * Fires the events due at or before {@code limit}, then sets the clock to {@code limit} if it
    * is later (tests step the engine this way).
    */
-  void runUntil(long limit, Simulation sim) {
+  void runUntil(long limit, Event.Handler handler) {
     while (!stopped && !queue.isEmpty() && queue.peekTime() <= limit) {
       now = queue.peekTime();
       Event event = queue.poll();
       processed++;
-      event.fire(sim);
+      event.fire(handler);
     }
     if (!stopped && limit != Long.MAX_VALUE && limit > now) {
       now = limit;
     }
-  }
-
-  /** Whether {@link #stop} was called. */
-  boolean isStopped() {
-    return stopped;
   }
 }

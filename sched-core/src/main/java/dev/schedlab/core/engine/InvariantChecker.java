@@ -3,6 +3,7 @@ package dev.schedlab.core.engine;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.spi.view.WorkClass;
+import dev.schedlab.topology.HousekeepingType;
 
 /**
  * Engine invariants, checked when {@link EngineOptions#checkInvariants()} is on; a violation
@@ -31,17 +32,23 @@ import dev.schedlab.spi.view.WorkClass;
  */
 final class InvariantChecker {
 
-  private final Simulation sim;
+  private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
   private final ImmutableCpuMask online;
+  private final ImmutableCpuMask housekeeping;
+  private final TaskProgress progress;
+  private final SdLlcShared llcShared;
   /** Whether the registration rule has registered this CPU on an idle entry with a stopped tick. */
   private final boolean[] registersStoppedTick;
 
-  InvariantChecker(Simulation sim) {
-    this.sim = sim;
-    this.rqs = sim.rqs;
-    this.online = sim.topology.onlineMask();
-    int n = sim.topology.nrCpuIds();
+  InvariantChecker(EngineContext ctx, TaskProgress progress, SdLlcShared llcShared) {
+    this.ctx = ctx;
+    this.rqs = ctx.rqs;
+    this.online = ctx.topology.onlineMask();
+    this.housekeeping = ctx.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE);
+    this.progress = progress;
+    this.llcShared = llcShared;
+    int n = ctx.topology.nrCpuIds();
     this.registersStoppedTick = new boolean[n];
   }
 
@@ -50,7 +57,7 @@ final class InvariantChecker {
    * whose tick was already stopped, it is the fixed rule for that CPU, and from then on "every
    * idle CPU with a stopped tick is in the mask" is an invariant there.
    */
-  void observeRegistration(int cpu, boolean tickWasAlreadyStopped, boolean registered) {
+  private void observeRegistration(int cpu, boolean tickWasAlreadyStopped, boolean registered) {
     if (tickWasAlreadyStopped && registered) {
       registersStoppedTick[cpu] = true;
     }
@@ -61,11 +68,11 @@ final class InvariantChecker {
       throw new InvariantViolation(
           "ILB selector chose CPU " + ilb + ", which is not an online CPU (kicker " + kicker + ")");
     }
-    if (!sim.state.isIdle(ilb)) {
+    if (!ctx.state.isIdle(ilb)) {
       throw new InvariantViolation(
           "ILB selector chose CPU " + ilb + ", which is not idle (kicker " + kicker + ")");
     }
-    if (!sim.nohz.housekeeping().test(ilb)) {
+    if (!housekeeping.test(ilb)) {
       throw new InvariantViolation(
           "ILB selector chose CPU " + ilb + ", which is not a housekeeping CPU (nohz_full)");
     }
@@ -73,7 +80,7 @@ final class InvariantChecker {
 
   /** Both idle masks of the state view equal the per-CPU predicates they index. */
   void checkIdleMasks() {
-    EngineState state = sim.state;
+    EngineState state = ctx.state;
     CpuMask idle = state.idleMask();
     CpuMask idleCore = state.idleCoreMask();
     for (int cpu = 0; cpu < rqs.length; cpu++) {
@@ -99,20 +106,20 @@ final class InvariantChecker {
 
   private void checkNohzCpu(int cpu) {
     CpuRunqueue rq = rqs[cpu];
-    boolean inMask = sim.nohzIdleMask.test(cpu);
+    boolean inMask = ctx.nohzIdleMask.test(cpu);
     if (inMask != rq.nohzTickStopped) {
       throw new InvariantViolation(
           "CPU " + cpu + ": nohz.idle_cpus_mask says " + inMask + " but rq->nohz_tick_stopped is "
               + rq.nohzTickStopped);
     }
-    if (inMask && sim.domains.domains(cpu).isEmpty()) {
+    if (inMask && ctx.domains.domains(cpu).isEmpty()) {
       throw new InvariantViolation("CPU " + cpu + " without domains is in nohz.idle_cpus_mask");
     }
     if (registersStoppedTick[cpu]
-        && sim.state.isIdle(cpu)
+        && ctx.state.isIdle(cpu)
         && rq.inIdleLoop
         && rq.tickStopped
-        && !sim.domains.domains(cpu).isEmpty()
+        && !ctx.domains.domains(cpu).isEmpty()
         && !inMask) {
       throw new InvariantViolation(
           "CPU " + cpu + " is idle with its tick stopped but missing from nohz.idle_cpus_mask"
@@ -122,10 +129,10 @@ final class InvariantChecker {
 
   /** The global consistency sweep. */
   void sweep() {
-    int tasks = sim.tasks.size();
+    int tasks = ctx.tasks.size();
     int queued = 0;
     for (int id = 0; id < tasks; id++) {
-      Task task = sim.tasks.get(id);
+      Task task = ctx.tasks.get(id);
       boolean runnable = task.state == TaskState.QUEUED || task.state == TaskState.RUNNING;
       if (!runnable) {
         continue;
@@ -181,13 +188,13 @@ final class InvariantChecker {
         checkNohzCpu(cpu);
       }
     }
-    if (total != queued || total != sim.scheduler.totalNrRunning) {
+    if (total != queued || total != ctx.totalNrRunning) {
       throw new InvariantViolation(
           "runqueues hold " + total + " tasks, " + queued + " tasks are runnable, total counter "
-              + sim.scheduler.totalNrRunning);
+              + ctx.totalNrRunning);
     }
-    if (idlePolicyTotal != sim.queuedIdlePolicyTasks) {
-      throw new InvariantViolation("queued SCHED_IDLE tasks counter " + sim.queuedIdlePolicyTasks
+    if (idlePolicyTotal != ctx.queuedIdlePolicyTasks) {
+      throw new InvariantViolation("queued SCHED_IDLE tasks counter " + ctx.queuedIdlePolicyTasks
           + " but runqueues hold " + idlePolicyTotal);
     }
     checkNrBusy();
@@ -196,9 +203,9 @@ final class InvariantChecker {
   }
 
   private void checkMemoryBound() {
-    for (int node : sim.topology.nodes()) {
+    for (int node : ctx.topology.nodes()) {
       int expected = 0;
-      CpuMask cpus = sim.topology.nodeMask(node);
+      CpuMask cpus = ctx.topology.nodeMask(node);
       for (int cpu = cpus.firstAnd(online); cpu != CpuMask.NO_CPU; cpu = cpus.nextAnd(cpu, online)) {
         Task curr = rqs[cpu].curr;
         boolean memoryWork = curr != null && curr.currentWorkClass() == WorkClass.MEMORY;
@@ -211,26 +218,26 @@ final class InvariantChecker {
           expected++;
         }
       }
-      if (sim.scheduler.memoryBoundRunning(node) != expected) {
+      if (progress.memoryBoundRunning(node) != expected) {
         throw new InvariantViolation("node " + node + " counts "
-            + sim.scheduler.memoryBoundRunning(node) + " running memory-bound tasks, expected "
+            + progress.memoryBoundRunning(node) + " running memory-bound tasks, expected "
             + expected);
       }
     }
   }
 
   private void checkNrBusy() {
-    int[] expected = new int[sim.nohz.nrBusyCpus.length];
+    int[] expected = new int[llcShared.llcSlots()];
     for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
-      int llc = sim.domains.llcId(cpu);
-      if (llc >= 0 && !sim.nohzIdleMask.test(cpu)) {
+      int llc = ctx.domains.llcId(cpu);
+      if (llc >= 0 && !ctx.nohzIdleMask.test(cpu)) {
         expected[llc]++;
       }
     }
     for (int llc = 0; llc < expected.length; llc++) {
-      if (sim.domains.llcCount() > llc && expected[llc] != sim.nohz.nrBusyCpus[llc]) {
+      if (ctx.domains.llcCount() > llc && expected[llc] != llcShared.nrBusyCpus(llc)) {
         throw new InvariantViolation(
-            "LLC " + llc + " nr_busy_cpus is " + sim.nohz.nrBusyCpus[llc] + ", expected "
+            "LLC " + llc + " nr_busy_cpus is " + llcShared.nrBusyCpus(llc) + ", expected "
                 + expected[llc] + " from nohz.idle_cpus_mask");
       }
     }

@@ -8,9 +8,11 @@ import static dev.schedlab.core.engine.EngineStatistics.NOHZ_STATS_KICK;
 
 import dev.schedlab.core.balance.BalanceCost;
 import dev.schedlab.core.balance.BalanceCostModel;
+import dev.schedlab.core.balance.LoadBalancer;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.Counter;
+import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.HousekeepingType;
 import dev.schedlab.topology.domain.SchedDomain;
@@ -22,7 +24,8 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  * idle_cpus_mask}, {@code has_blocked_load}, {@code needs_update}, {@code next_balance}, {@code
  * next_blocked}), per-LLC {@code nr_busy_cpus}, registration and exit, the kick decision on busy
  * ticks, the ILB choice through the run's {@code IlbSelector}, the kick IPI, and {@code
- * _nohz_idle_balance()} on the chosen CPU.
+ * _nohz_idle_balance()} on the chosen CPU. The per-LLC {@code nr_busy_cpus} it maintains live in
+ * {@link SdLlcShared}.
  *
  * <p>The ILB's run time is {@code costModel.baseNs} (softirq entry) + {@link
  * EngineOptions#ilbPerCpuVisitedNs()} per CPU of the mask visited + {@link
@@ -40,7 +43,7 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  */
 final class NohzBalancing {
 
-  private final Simulation sim;
+  private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
   private final SchedDomains domains;
   private final EngineStatistics stats;
@@ -48,6 +51,15 @@ final class NohzBalancing {
   private final ImmutableCpuMask housekeeping;
   private final int nrCpuIds;
   private final int hz;
+  private final LoadBalancer balancer;
+  private final IlbSelector ilbSelector;
+  private final SdLlcShared llcShared;
+  private final BalancingTime balancingTime;
+  private final PeltUpdates pelt;
+  private final CpuidleExit cpuidle;
+  private final WakeupPolicyChain chain;
+  /** Null unless the run checks invariants. */
+  private final InvariantChecker invariants;
 
   /** {@code nohz.idle_cpus_mask}. */
   final MutableCpuMask idleCpusMask;
@@ -64,11 +76,6 @@ final class NohzBalancing {
   /** {@code nohz.next_blocked}, jiffies. */
   long nextBlocked;
 
-  /** {@code sd_llc_shared->nr_busy_cpus}, per {@link SchedDomains#llcId}. */
-  final int[] nrBusyCpus;
-  /** {@code sd->nohz_idle} of each CPU's LLC domain. */
-  private final boolean[] llcNohzIdle;
-
   private final BalanceCost passCost = new BalanceCost();
   private final BalanceCost cpuCost = new BalanceCost();
   /** {@code engine.ilb_aborts}, registered at the first abort. */
@@ -84,39 +91,33 @@ final class NohzBalancing {
   private int passVisited;
   private int passBlockedUpdates;
 
-  NohzBalancing(Simulation sim) {
-    this.sim = sim;
-    this.rqs = sim.rqs;
-    this.domains = sim.domains;
-    this.stats = sim.stats;
-    this.costModel = sim.setup.costModel();
-    this.nrCpuIds = sim.topology.nrCpuIds();
-    this.hz = sim.hz;
-    this.housekeeping = sim.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE);
-    this.idleCpusMask = sim.nohzIdleMask;
-    this.nrBusyCpus = new int[Math.max(1, domains.llcCount())];
-    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
-      int llc = sim.topology.isPossible(cpu) ? domains.llcId(cpu) : SchedDomains.NO_LLC;
-      if (llc != SchedDomains.NO_LLC) {
-        nrBusyCpus[llc]++;
-      }
-    }
-    this.llcNohzIdle = new boolean[nrCpuIds];
+  NohzBalancing(
+      EngineContext ctx, LoadBalancer balancer, IlbSelector ilbSelector, SdLlcShared llcShared,
+      BalancingTime balancingTime, PeltUpdates pelt, CpuidleExit cpuidle,
+      WakeupPolicyChain chain, InvariantChecker invariants) {
+    this.ctx = ctx;
+    this.rqs = ctx.rqs;
+    this.domains = ctx.domains;
+    this.stats = ctx.stats;
+    this.costModel = ctx.costModel;
+    this.nrCpuIds = ctx.topology.nrCpuIds();
+    this.hz = ctx.hz;
+    this.housekeeping = ctx.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE);
+    this.idleCpusMask = ctx.nohzIdleMask;
+    this.balancer = balancer;
+    this.ilbSelector = ilbSelector;
+    this.llcShared = llcShared;
+    this.balancingTime = balancingTime;
+    this.pelt = pelt;
+    this.cpuidle = cpuidle;
+    this.chain = chain;
+    this.invariants = invariants;
   }
 
   private long jiffies() {
-    return sim.scheduler.jiffies();
+    return ctx.jiffies();
   }
 
-  /** The CPUs that may run the ILB: {@code housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)}. */
-  ImmutableCpuMask housekeeping() {
-    return housekeeping;
-  }
-
-  /** Equivalent of {@code msecs_to_jiffies()}: rounds up. */
-  private long msecsToJiffies(long ms) {
-    return (ms * hz + 999) / 1000;
-  }
 
   // ---------------------------------------------------------------------------------------
   // Registration
@@ -124,7 +125,7 @@ final class NohzBalancing {
   /** Models {@code nohz_balance_enter_idle(cpu)}; idempotent. */
   void enterIdle(CpuRunqueue rq) {
     int cpu = rq.cpu;
-    if (!sim.state.isActive(cpu)) {
+    if (!ctx.state.isActive(cpu)) {
       return;
     }
     rq.hasBlockedLoad = true;
@@ -135,8 +136,8 @@ final class NohzBalancing {
       rq.nohzTickStopped = true;
       idleCpusMask.set(cpu);
       idleCpusCount++;
-      sim.listener.nohzIdleMask(sim.scheduler.now(), idleCpusCount);
-      setCpuSdStateIdle(cpu);
+      ctx.listener.nohzIdleMask(ctx.now(), idleCpusCount);
+      llcShared.setCpuSdStateIdle(cpu);
       needsUpdate = true;
     }
     hasBlockedLoad = true;
@@ -150,24 +151,8 @@ final class NohzBalancing {
     rq.nohzTickStopped = false;
     idleCpusMask.clear(rq.cpu);
     idleCpusCount--;
-    sim.listener.nohzIdleMask(sim.scheduler.now(), idleCpusCount);
-    setCpuSdStateBusy(rq.cpu);
-  }
-
-  private void setCpuSdStateIdle(int cpu) {
-    int llc = domains.llcId(cpu);
-    if (llc != SchedDomains.NO_LLC && !llcNohzIdle[cpu]) {
-      llcNohzIdle[cpu] = true;
-      nrBusyCpus[llc]--;
-    }
-  }
-
-  private void setCpuSdStateBusy(int cpu) {
-    int llc = domains.llcId(cpu);
-    if (llc != SchedDomains.NO_LLC && llcNohzIdle[cpu]) {
-      llcNohzIdle[cpu] = false;
-      nrBusyCpus[llc]++;
-    }
+    ctx.listener.nohzIdleMask(ctx.now(), idleCpusCount);
+    llcShared.setCpuSdStateBusy(rq.cpu);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -202,7 +187,7 @@ final class NohzBalancing {
         break kick;
       }
       SchedDomain base = domains.baseDomain(cpu);
-      if (base != null && rq.nr >= 1 && sim.balancer.checkCpuCapacity(cpu, base)) {
+      if (base != null && rq.nr >= 1 && balancer.checkCpuCapacity(cpu, base)) {
         flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
         break kick;
       }
@@ -214,7 +199,7 @@ final class NohzBalancing {
         break kick;
       }
       int llc = domains.llcId(cpu);
-      if (llc != SchedDomains.NO_LLC && nrBusyCpus[llc] > 1) {
+      if (llc != SchedDomains.NO_LLC && llcShared.nrBusyCpus(llc) > 1) {
         flags |= NOHZ_STATS_KICK | NOHZ_BALANCE_KICK;
       }
     }
@@ -237,24 +222,24 @@ final class NohzBalancing {
     } else {
       stats.kickNextOnly++;
     }
-    if (sim.invariants != null) {
-      sim.invariants.checkIdleMasks();
+    if (invariants != null) {
+      invariants.checkIdleMasks();
     }
-    int ilb = sim.ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, sim.state);
-    sim.listener.ilbKick(sim.scheduler.now(), rq.cpu, ilb);
-    int examined = sim.ilbSelector.lastExamined();
+    int ilb = ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, ctx.state);
+    ctx.listener.ilbKick(ctx.now(), rq.cpu, ilb);
+    int examined = ilbSelector.lastExamined();
     stats.ilbCpusExamined += examined;
-    sim.scheduler.chargeBalancing(rq, examined * sim.options.ilbSelectPerCpuNs());
+    balancingTime.chargeBalancing(rq, examined * ctx.options.ilbSelectPerCpuNs());
     if (ilb < 0) {
       stats.kickNoIlb++;
       return;
     }
-    if (sim.invariants != null) {
-      sim.invariants.checkIlbChoice(rq.cpu, ilb);
+    if (invariants != null) {
+      invariants.checkIlbChoice(rq.cpu, ilb);
     }
     stats.ilbChoices++;
     stats.ilbChosen[ilb]++;
-    if (!sim.state.isCoreIdle(ilb)) {
+    if (!ctx.state.isCoreIdle(ilb)) {
       stats.ilbChoicesWithBusySibling++;
     }
     CpuRunqueue target = rqs[ilb];
@@ -269,41 +254,39 @@ final class NohzBalancing {
       return;
     }
     stats.kickIpis++;
-    sim.loop.schedule(
-        sim.scheduler.now() + sim.scheduler.ipiDelayNs(ilb), new Event.NohzKickIpi(ilb));
+    ctx.loop.schedule(ctx.now() + cpuidle.ipiDelayNs(ilb), new Event.NohzKickIpi(ilb));
   }
 
   /**
    * Models {@code nohz_csd_func()} on the ILB and the SCHED_SOFTIRQ it raises: the flags are
    * taken; if the CPU is still idle it runs {@code _nohz_idle_balance()} (after any balancing
-   * already occupying it), otherwise the kick is dropped.
+   * already occupying it), otherwise the kick is dropped. Runs in {@code cpu}'s context; the
+   * caller runs the reschedule it may leave pending.
    */
   void onKickIpi(int cpu) {
     CpuRunqueue rq = rqs[cpu];
-    sim.scheduler.contextCpu = cpu;
+    ctx.contextCpu = cpu;
     int flags = rq.nohzFlags & (NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
     rq.nohzFlags &= ~(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
     if ((flags & NOHZ_KICK_MASK) == 0) {
-      sim.scheduler.afterEvent(cpu);
       return;
     }
-    if (!sim.state.isIdle(cpu)) {
+    if (!ctx.state.isIdle(cpu)) {
       stats.kickIpisDropped++;
     } else if (rq.phase == CpuPhase.IDLE_SOFTIRQ) {
       rq.deferredIdleBalanceFlags |= flags;
     } else {
       runKickedIdleBalance(rq, flags);
     }
-    sim.scheduler.afterEvent(cpu);
   }
 
   /** The softirq on the ILB for a kick: {@code nohz_idle_balance()} with the kick's flags. */
   void runKickedIdleBalance(CpuRunqueue rq, int flags) {
     stats.ilbRuns++;
     long ns = nohzIdleBalance(rq, flags);
-    long now = sim.scheduler.now();
-    sim.listener.ilbRun(now, rq.cpu, ns);
-    if (!sim.scheduler.chargeBalancing(rq, ns) || rq.nr > 0) {
+    long now = ctx.now();
+    ctx.listener.ilbRun(now, rq.cpu, ns);
+    if (!balancingTime.chargeBalancing(rq, ns) || rq.nr > 0) {
       stats.ilbDuration.recordNs(ns);
       return;
     }
@@ -329,15 +312,15 @@ final class NohzBalancing {
       needsUpdate = true;
     }
     if (ilbAborts == null) {
-      ilbAborts = sim.counters.counter("engine.ilb_aborts");
+      ilbAborts = ctx.counters.counter("engine.ilb_aborts");
     }
     ilbAborts.add(1);
-    sim.scheduler.shortenPhase(rq, sim.scheduler.now() + rq.ilbVisitNs);
+    balancingTime.shortenPhase(rq, ctx.now() + rq.ilbVisitNs);
   }
 
   /** The ILB pass on {@code rq} ended (completed or cut short): records its duration. */
   void ilbPassEnded(CpuRunqueue rq) {
-    stats.ilbDuration.recordNs(sim.scheduler.now() - rq.ilbPassStartNs);
+    stats.ilbDuration.recordNs(ctx.now() - rq.ilbPassStartNs);
     rq.ilbVisitNs = 0;
   }
 
@@ -370,7 +353,7 @@ final class NohzBalancing {
       nextBalance = passNext;
     }
     if ((flags & NOHZ_STATS_KICK) != 0) {
-      nextBlocked = jiffies + msecsToJiffies(Pelt.LOAD_AVG_PERIOD);
+      nextBlocked = jiffies + ctx.msecsToJiffies(Pelt.LOAD_AVG_PERIOD);
     }
     if (passBlocked) {
       hasBlockedLoad = true;
@@ -378,14 +361,14 @@ final class NohzBalancing {
     stats.ilbCpusVisited += passVisited;
     return costModel.baseNs()
         + costModel.variableNs(passCost)
-        + passVisited * sim.options.ilbPerCpuVisitedNs()
-        + passBlockedUpdates * sim.options.blockedLoadUpdateNs();
+        + passVisited * ctx.options.ilbPerCpuVisitedNs()
+        + passBlockedUpdates * ctx.options.blockedLoadUpdateNs();
   }
 
   /** The body of {@code _nohz_idle_balance()}'s {@code for_each_cpu_wrap()} for one CPU. */
   private void visitIdleCpu(int cpu) {
     passVisited++;
-    if (!sim.state.isIdle(cpu)) {
+    if (!ctx.state.isIdle(cpu)) {
       return;
     }
     CpuRunqueue rq = rqs[cpu];
@@ -396,15 +379,15 @@ final class NohzBalancing {
         passBlockedUpdates++;
       }
     }
-    if (passJiffies >= sim.balancer.nextBalance(cpu)
+    if (passJiffies >= balancer.nextBalance(cpu)
         && (passFlags & NOHZ_BALANCE_KICK) != 0) {
       cpuCost.reset();
-      sim.balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
-      sim.scheduler.notifyPeriodicBalance(cpu);
+      balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
+      chain.notifyPeriodicBalance(cpu);
       passCost.add(cpuCost);
       stats.ilbBalanceCalls++;
     }
-    passNext = Math.min(passNext, sim.balancer.nextBalance(cpu));
+    passNext = Math.min(passNext, balancer.nextBalance(cpu));
     passUpdateNextBalance = true;
   }
 
@@ -419,7 +402,7 @@ final class NohzBalancing {
     if (rq.lastBlockedLoadUpdateTick == jiffies()) {
       return true;
     }
-    sim.scheduler.updateBlockedAverages(rq.cpu);
+    pelt.updateBlockedAverages(rq.cpu);
     return rq.hasBlockedLoad;
   }
 
@@ -431,7 +414,7 @@ final class NohzBalancing {
    * asks the idle loop for a local blocked-load update when the CPU expects a long idle.
    */
   void newidleBalanceKickCheck(CpuRunqueue rq) {
-    if (rq.avgIdle < sim.setup.balancer().migrationCostNs()) {
+    if (rq.avgIdle < ctx.balancerOptions.migrationCostNs()) {
       return;
     }
     if (!hasBlockedLoad || jiffies() < nextBlocked) {
@@ -452,6 +435,6 @@ final class NohzBalancing {
     }
     stats.newIlbLocalRuns++;
     long ns = nohzIdleBalance(rq, NOHZ_STATS_KICK);
-    sim.scheduler.chargeBalancing(rq, ns);
+    balancingTime.chargeBalancing(rq, ns);
   }
 }

@@ -34,11 +34,6 @@ final class Pelt {
 
   private Pelt() {}
 
-  /** {@code runnable_avg_yN_inv[n]}, for tests. */
-  static long yInv(int n) {
-    return Y_N_INV[n];
-  }
-
   /** Equivalent of {@code decay_load(val, n)}: {@code val * y^n}, truncated. */
   static long decayLoad(long val, long periods) {
     if (periods > LOAD_AVG_PERIOD * 63L) {

@@ -80,11 +80,6 @@ final class PeltAverage {
     utilAvg = utilSum / divider;
   }
 
-  /** Whether anything is left to decay ({@code cfs_rq_has_blocked()} plus runnable). */
-  boolean hasLoad() {
-    return loadAvg != 0 || utilAvg != 0 || runnableAvg != 0;
-  }
-
   /**
    * Equivalent of {@code enqueue_load_avg()} plus the util and runnable parts of {@code
    * attach_entity_load_avg()}: adds an entity's averages into this cfs_rq.

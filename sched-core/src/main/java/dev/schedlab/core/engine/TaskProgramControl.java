@@ -3,6 +3,7 @@ package dev.schedlab.core.engine;
 import dev.schedlab.spi.TaskControl;
 import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
+import java.util.function.IntConsumer;
 
 /**
  * The {@link TaskControl} a task program drives during one step. One instance serves the whole
@@ -18,15 +19,23 @@ final class TaskProgramControl implements TaskControl {
     EXIT
   }
 
-  private final Scheduler scheduler;
+  private final EngineContext ctx;
+  private final TryToWakeUp wakeups;
+  private final WakeUpNewTask forks;
+  /** Runs a CPU's pending local reschedule; for a spawn outside any event's context. */
+  private final IntConsumer afterEvent;
   private Task task;
   private Step step;
   private double work;
   private boolean spin;
   private long sleepNs;
 
-  TaskProgramControl(Scheduler scheduler) {
-    this.scheduler = scheduler;
+  TaskProgramControl(
+      EngineContext ctx, TryToWakeUp wakeups, WakeUpNewTask forks, IntConsumer afterEvent) {
+    this.ctx = ctx;
+    this.wakeups = wakeups;
+    this.forks = forks;
+    this.afterEvent = afterEvent;
   }
 
   /** Runs {@code task}'s program for one step and returns how it ended. */
@@ -80,7 +89,7 @@ final class TaskProgramControl implements TaskControl {
 
   @Override
   public long nowNs() {
-    return scheduler.now();
+    return ctx.now();
   }
 
   @Override
@@ -130,7 +139,7 @@ final class TaskProgramControl implements TaskControl {
     if (task == null || step != null) {
       throw new IllegalStateException("wake() must come before the step's run/sleep/block/exit");
     }
-    scheduler.wakeFromTask(task, taskId, sync);
+    wakeups.wakeFromTask(task, taskId, sync);
   }
 
   @Override
@@ -138,6 +147,12 @@ final class TaskProgramControl implements TaskControl {
     if (task == null || step != null) {
       throw new IllegalStateException("spawn() must come before the step's run/sleep/block/exit");
     }
-    return scheduler.spawn(spec, program, task.cpu, task);
+    int parentCpu = task.cpu;
+    boolean outsideEvent = forks.outsideEventContext();
+    int id = forks.spawn(spec, program, parentCpu, task);
+    if (outsideEvent) {
+      afterEvent.accept(parentCpu);
+    }
+    return id;
   }
 }

@@ -139,11 +139,6 @@ public record SimulationResult(
     return softirqs * 1e9 / simulatedNs;
   }
 
-  /** Load-balance attempts ({@code lb_count}) per simulated second at {@code level}, all CPUs. */
-  public double lbCountPerSecond(int level, IdleType idle) {
-    return lbStats.lbTotal(level, idle, LbField.COUNT) * 1e9 / simulatedNs;
-  }
-
   /** Sum of busy (task + overhead) time over all CPUs. */
   public long totalBusyNs() {
     long sum = 0;

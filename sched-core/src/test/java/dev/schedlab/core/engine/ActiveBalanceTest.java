@@ -32,7 +32,7 @@ final class ActiveBalanceTest {
   @Test
   void misfit_loneTaskOnLittleCpu_isPushedToIdleBigCpuByTheStopper() {
     Topology topology = bigLittle();
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(
                 TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
             .tasks(

@@ -42,7 +42,7 @@ final class DeepIdleTest {
         control.block();
       }
     };
-    Simulation sim = EngineFixture.on("1n1l2c2t")
+    EngineRun sim = EngineFixture.on("1n1l2c2t")
         .options(options.withCheckInvariants(true))
         .tasks(host -> {
           host.spawn(spec("spin", 0), ScriptedWorkload.spin(), 0);
@@ -50,8 +50,8 @@ final class DeepIdleTest {
         })
         .build();
     sim.advanceTo(5 * MS);
-    long wokenAt = sim.scheduler.now();
-    sim.scheduler.wakeFromTask(sim.task(0), sim.task(1).id, false);
+    long wokenAt = sim.ctx.now();
+    sim.engine.wakeups.wakeFromTask(sim.task(0), sim.task(1).id, false);
     sim.advanceTo(6 * MS);
     assertThat(ranAt[0]).as("the sleeper ran again").isPositive();
     return ranAt[0] - wokenAt;

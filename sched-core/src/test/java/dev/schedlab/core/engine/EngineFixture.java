@@ -12,7 +12,7 @@ import dev.schedlab.spi.WakeupPolicyProvider;
 import dev.schedlab.spi.WorkloadHost;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
-import dev.schedlab.topology.domain.SchedDomains;
+import dev.schedlab.topology.domain.SchedDomainOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -109,11 +109,11 @@ final class EngineFixture {
     return this;
   }
 
-  Simulation build() {
-    return new Simulation(
+  EngineRun build() {
+    return new EngineRun(
         new EngineSetup(
             hardware,
-            SchedDomains.build(hardware.topology()),
+            SchedDomainOptions.defaults(),
             ilb,
             nohz,
             passes,

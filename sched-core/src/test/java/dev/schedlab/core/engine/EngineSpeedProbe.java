@@ -31,7 +31,7 @@ public final class EngineSpeedProbe {
       EngineSetup base = TestMachines.setup(hardware, binding, seconds * 1_000_000_000L, 7);
       EngineSetup setup =
           new EngineSetup(
-              base.hardware(), base.domains(), null, null, List.of(), List.of(),
+              base.hardware(), base.domainOptions(), null, null, List.of(), List.of(),
               base.workload(), base.seed(), base.durationNs(), base.hz(),
               base.engine().withCheckInvariants(false), base.balancer(), base.costModel());
       SimulationResult result = new Simulation(setup).run();

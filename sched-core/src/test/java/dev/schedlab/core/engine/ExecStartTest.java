@@ -25,7 +25,7 @@ final class ExecStartTest {
   @Test
   void taskThatRanThenSlept_execStartIsWhenItStopped() {
     // Runs 1 ms of work from t = 0 at full speed, then sleeps 5 ms.
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> host.spawn(pinned("a", 2, 1), ScriptedWorkload.runSleep(MS, 5 * MS), 1))
             .build();
@@ -41,7 +41,7 @@ final class ExecStartTest {
   @Test
   void preemptedTask_execStartIsThePreemption_notTheStartOfItsSlice() {
     // Two hogs share CPU 0; whenever one waits, it stopped running when the other started.
-    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
+    EngineRun sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     long step = 10_000;
     long lastSwitchNs = -1;
     int current = -1;
@@ -65,7 +65,7 @@ final class ExecStartTest {
 
   @Test
   void newTask_isNotCacheHotBeforeItRuns() {
-    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
+    EngineRun sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     sim.advanceTo(100_000);
     Task waiting = sim.task(sim.rq(0).curr.id == 0 ? 1 : 0);
     assertThat(waiting.state).isEqualTo(TaskState.QUEUED);
@@ -78,7 +78,7 @@ final class ExecStartTest {
   void balancerMove_resetsExecStart() {
     // Each CPU runs a pinned hog; a nice-19 task allowed on both waits on one of them and, once
     // moved to the other, waits there too (its long virtual deadline does not preempt).
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               host.spawn(pinned("h0", 2, 0), ScriptedWorkload.spin(), 0);
@@ -93,7 +93,7 @@ final class ExecStartTest {
     int dst = 1 - w.cpu;
     // Make it look as if it had just run, then move it as detach_tasks() does.
     w.execStartNs = sim.loop.now();
-    sim.scheduler.migrateQueuedTask(w.id, dst);
+    sim.engine.fair.migrateQueuedTask(w.id, dst);
     assertThat(w.cpu).isEqualTo(dst);
     assertThat(w.state).isEqualTo(TaskState.QUEUED);
     assertThat(sim.host.execStartNs(w.id)).isEqualTo(Task.EXEC_START_COLD);

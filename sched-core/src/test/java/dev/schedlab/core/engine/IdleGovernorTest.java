@@ -77,7 +77,7 @@ final class IdleGovernorTest {
   }
 
   /** CPU 1's membership of the mask sampled every 37 µs over 50 ms, while it is idle. */
-  private static double fractionInMask(Simulation sim) {
+  private static double fractionInMask(EngineRun sim) {
     int idle = 0;
     int inMask = 0;
     for (long t = 10 * MS; t < 60 * MS; t += 37 * US) {
@@ -92,7 +92,7 @@ final class IdleGovernorTest {
     return inMask / (double) idle;
   }
 
-  private static Simulation sleeper(boolean governor) {
+  private static EngineRun sleeper(boolean governor) {
     return EngineFixture.on("1n1l4c1t")
         .options(EngineOptions.defaults().withCheckInvariants(true)
             .withRetainShortIdleTick(governor))

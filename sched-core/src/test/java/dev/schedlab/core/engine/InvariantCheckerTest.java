@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 final class InvariantCheckerTest {
 
-  private static Simulation running() {
-    Simulation sim =
+  private static EngineRun running() {
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> {
               host.spawn(new TaskSpec("a", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0),
@@ -38,13 +38,13 @@ final class InvariantCheckerTest {
 
   @Test
   void consistentEngine_passesTheSweep() {
-    Simulation sim = running();
+    EngineRun sim = running();
     assertThatCode(sim.invariants::sweep).doesNotThrowAnyException();
   }
 
   @Test
   void taskTwiceOnARunqueue_detected() {
-    Simulation sim = running();
+    EngineRun sim = running();
     CpuRunqueue rq = sim.rq(0);
     rq.addHead(rq.tasks[0]);
     assertThatThrownBy(sim.invariants::sweep)
@@ -54,7 +54,7 @@ final class InvariantCheckerTest {
 
   @Test
   void busyIlb_detected() {
-    Simulation sim = running();
+    EngineRun sim = running();
     assertThatThrownBy(() -> sim.invariants.checkIlbChoice(1, 0))
         .isInstanceOf(InvariantViolation.class)
         .hasMessageContaining("not idle");
@@ -62,7 +62,7 @@ final class InvariantCheckerTest {
 
   @Test
   void nohzMaskOutOfStep_detected() {
-    Simulation sim = running();
+    EngineRun sim = running();
     sim.nohzIdleMask.set(0);
     assertThatThrownBy(sim.invariants::sweep)
         .isInstanceOf(InvariantViolation.class)
@@ -75,7 +75,7 @@ final class InvariantCheckerTest {
     // overload at times, so newidle balancing runs (a window where no task is current but the
     // CPU is not idle_cpu()); CPUs go idle and busy thousands of times, and cores are fully idle
     // at times and partially busy at others.
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c2t")
             .tasks(host -> {
               for (int i = 0; i < 12; i++) {
@@ -108,7 +108,7 @@ final class InvariantCheckerTest {
 
   @Test
   void idleMaskOutOfStep_detected() {
-    Simulation sim = running();
+    EngineRun sim = running();
     CpuRunqueue rq = sim.rq(0);
     // Both tasks are pinned to CPU 0: it is busy. Change rq->curr without setCurr().
     rq.curr = null;
@@ -121,10 +121,10 @@ final class InvariantCheckerTest {
 
   @Test
   void moveOutsideAffinity_refused() {
-    Simulation sim = running();
+    EngineRun sim = running();
     CpuRunqueue rq = sim.rq(0);
     Task queued = rq.curr == rq.tasks[0] ? rq.tasks[1] : rq.tasks[0];
-    assertThatThrownBy(() -> sim.scheduler.migrateQueuedTask(queued.id, 2))
+    assertThatThrownBy(() -> sim.engine.fair.migrateQueuedTask(queued.id, 2))
         .isInstanceOf(InvariantViolation.class)
         .hasMessageContaining("affinity");
   }

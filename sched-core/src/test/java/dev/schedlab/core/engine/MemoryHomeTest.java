@@ -20,7 +20,7 @@ final class MemoryHomeTest {
 
   @Test
   void homeIsTheFirstNode_andStaysThereAfterAMove() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("2n1l2c1t")
             .tasks(host -> {
               host.spawn(new TaskSpec("hog", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 1),
@@ -31,7 +31,7 @@ final class MemoryHomeTest {
                   WorkClass.MEMORY), ScriptedWorkload.spin(), 0);
             })
             .build();
-    PerfStateView view = new EnginePerfView(sim);
+    PerfStateView view = sim.perfView;
     sim.advanceTo(1);
     Task m = sim.task(1);
     assertThat(m.state).isEqualTo(TaskState.RUNNING);
@@ -55,7 +55,7 @@ final class MemoryHomeTest {
         .isEqualTo(homeRunning);
     if (w.state == TaskState.QUEUED) {
       int dst = home == 0 ? 2 : 0;
-      sim.scheduler.migrateQueuedTask(w.id, dst);
+      sim.engine.fair.migrateQueuedTask(w.id, dst);
       sim.advanceTo(100_000_000);
     }
     assertThat(w.memoryHomeNode).isEqualTo(home);
@@ -82,12 +82,12 @@ final class MemoryHomeTest {
         }
       }
     };
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("2n1l2c1t")
             .tasks(host -> host.spawn(new TaskSpec("m", SchedPolicy.NORMAL, 0,
                 CpuMasks.of(4, 2), WorkClass.MEMORY), spinThenRun, 2))
             .build();
-    PerfStateView view = new EnginePerfView(sim);
+    PerfStateView view = sim.perfView;
 
     sim.advanceTo(1_000);
     Task m = sim.task(0);

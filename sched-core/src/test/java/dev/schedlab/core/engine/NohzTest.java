@@ -25,19 +25,19 @@ final class NohzTest {
 
   @Test
   void idleMachine_atStart_everyCpuTicklessAndRegistered() {
-    Simulation sim = EngineFixture.on("1n1l4c1t").build();
+    EngineRun sim = EngineFixture.on("1n1l4c1t").build();
     sim.advanceTo(0);
     assertThat(sim.nohzIdleMask.toCpuList()).isEqualTo("0-3");
-    assertThat(sim.scheduler.tickRunning.isEmpty()).isTrue();
+    assertThat(sim.engine.tick.running().isEmpty()).isTrue();
     for (int cpu = 0; cpu < 4; cpu++) {
       assertThat(sim.rq(cpu).tickStopped).isTrue();
     }
-    assertThat(sim.nohz.nrBusyCpus[0]).isZero();
+    assertThat(sim.engine.llcShared.nrBusyCpus(0)).isZero();
   }
 
   @Test
   void wokenCpu_leavesIdleMaskOnFirstBusyTickNotAtWakeup() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 0))
             .build();
@@ -47,12 +47,12 @@ final class NohzTest {
     assertThat(sim.nohzIdleMask.test(2)).as("still registered before its first tick").isTrue();
     sim.advanceTo(MS);
     assertThat(sim.nohzIdleMask.test(2)).isFalse();
-    assertThat(sim.nohz.nrBusyCpus[0]).isEqualTo(1);
+    assertThat(sim.engine.llcShared.nrBusyCpus(0)).isEqualTo(1);
   }
 
   @Test
   void nohzFullCpu_busyWithOneTask_stopsItsTick() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "nohz_full=1-3"))
             .tasks(host -> host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 0))
             .build();
@@ -65,7 +65,7 @@ final class NohzTest {
 
   @Test
   void nohzFullCpu_goingIdleWithStoppedTick_transitionOnlyRuleMissesIt() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "nohz_full=1-3"))
             .tasks(host -> host.spawn(
                 pinned("a", 4, 2), ScriptedWorkload.runOnceThenBlock(5 * MS), 0))
@@ -78,7 +78,7 @@ final class NohzTest {
 
   @Test
   void nohzFullCpu_goingIdleWithStoppedTick_fixedRuleRegistersIt() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "nohz_full=1-3"))
             .nohz(TestPlugins.registerAlways())
             .tasks(host -> host.spawn(
@@ -91,7 +91,7 @@ final class NohzTest {
 
   @Test
   void kick_busyCpuWithTwoTasks_kicksBalanceToFirstIdleCpu() {
-    Simulation sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
+    EngineRun sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
     sim.advanceTo(MS + MS / 2);
     assertThat(sim.stats.kickBalance).isEqualTo(1);
     assertThat(sim.stats.ilbChosen[0]).isEqualTo(1);
@@ -100,19 +100,19 @@ final class NohzTest {
 
   @Test
   void kick_oneBusyCpuInLlc_noBalanceKick() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> host.spawn(pinned("a", 4, 1), ScriptedWorkload.spin(), 1))
             .build();
     sim.advanceTo(200 * MS);
-    assertThat(sim.nohz.nrBusyCpus[0]).isEqualTo(1);
+    assertThat(sim.engine.llcShared.nrBusyCpus(0)).isEqualTo(1);
     assertThat(sim.stats.kickBalance).isZero();
     assertThat(sim.stats.kickStatsOnly).as("blocked load still gets decayed").isPositive();
   }
 
   @Test
   void kick_twoBusyCpusInLlc_balanceKicks() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> {
               host.spawn(pinned("a", 4, 1), ScriptedWorkload.spin(), 1);
@@ -120,13 +120,13 @@ final class NohzTest {
             })
             .build();
     sim.advanceTo(200 * MS);
-    assertThat(sim.nohz.nrBusyCpus[0]).isEqualTo(2);
+    assertThat(sim.engine.llcShared.nrBusyCpus(0)).isEqualTo(2);
     assertThat(sim.stats.kickBalance).isGreaterThan(10);
   }
 
   @Test
   void kick_everyCpuBusy_noKicksOnceTheMaskIsEmpty() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> {
               for (int cpu = 0; cpu < 4; cpu++) {
@@ -147,7 +147,7 @@ final class NohzTest {
   @Test
   void ilbPass_visitsIdleMaskFromIlbPlusOneWrappingItselfLast() {
     List<Integer> visits = new ArrayList<>();
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l8c1t")
             .pass(TestPlugins.recordIdlePasses(visits))
             // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
@@ -164,7 +164,7 @@ final class NohzTest {
   @Test
   void ilbPass_ilbInTheMiddle_wrapsAround() {
     List<Integer> visits = new ArrayList<>();
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-4"))
             .pass(TestPlugins.recordIdlePasses(visits))
             // Boot-state stamps (sd_init): every CPU is due at jiffy 1, so the pass balances, and
@@ -181,7 +181,7 @@ final class NohzTest {
 
   @Test
   void ilbChoice_neverANohzFullCpu() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-3"))
             .twoHogs(5)
             .build();
@@ -194,7 +194,7 @@ final class NohzTest {
 
   @Test
   void ilbPass_occupiesTheIlbForItsCost() {
-    Simulation sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
+    EngineRun sim = EngineFixture.on("1n1l4c1t").twoHogs(2).build();
     // Kick at 1 ms, IPI latency 2 µs: the ILB (CPU 0) is busy right after.
     sim.advanceTo(MS + 2_000);
     assertThat(sim.rq(0).phase).isEqualTo(CpuPhase.IDLE_SOFTIRQ);
@@ -214,7 +214,7 @@ final class NohzTest {
   @Test
   void ilbPass_taskWokenOntoTheIlb_abortsThePassAfterOneVisit() {
     long visitNs = 100_000;
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true)
                 .withIlbPerCpuVisitedNs(visitNs))
@@ -247,7 +247,7 @@ final class NohzTest {
     // the mask is 2, CPU 0's sibling, and CPU 0 runs at half speed while 2 balances.
     Topology topology = TestMachines.shape("1n1l2c2t");
     var hw = TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.5));
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(hw)
             .tasks(host -> {
               host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
@@ -257,7 +257,7 @@ final class NohzTest {
             .build();
     sim.advanceTo(500 * MS);
     for (int cpu = 0; cpu < 2; cpu++) {
-      sim.scheduler.updateCurr(sim.rq(cpu));
+      sim.rq(cpu).updateCurr(sim.ctx.now());
     }
     assertThat(sim.stats.ilbChosen[2]).isPositive();
     assertThat(sim.stats.ilbChosen[3]).isZero();
@@ -272,7 +272,7 @@ final class NohzTest {
 
   @Test
   void isolatedCpu_hasNoDomains_neverRegistersBalancesOrKicks() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "isolcpus=domain,3"))
             .twoHogs(3)
             .build();

@@ -25,7 +25,7 @@ final class OfflineSiblingTest {
 
   @Test
   void aCoreWhoseOtherThreadIsOfflineIsIdleWhenItsOnlineThreadIs() {
-    Simulation sim = EngineFixture.on(TestMachines.hardware(topology(),
+    EngineRun sim = EngineFixture.on(TestMachines.hardware(topology(),
             new TestMachines.UnitSpeed(topology())))
         .duration(1_000_000L)
         .build();

@@ -17,10 +17,11 @@ final class PeltTest {
 
   @Test
   void decayTable_matchesKernelConstants() {
-    assertThat(Pelt.yInv(0)).isEqualTo(0xffffffffL);
-    assertThat(Pelt.yInv(1)).isEqualTo(0xfa83b2daL);
-    assertThat(Pelt.yInv(16)).isEqualTo(0xb504f333L);
-    assertThat(Pelt.yInv(31)).isEqualTo(0x82cd8698L);
+    // decay_load(2^32, n) is 2^32 * runnable_avg_yN_inv[n] >> 32: the table entry itself.
+    assertThat(Pelt.decayLoad(1L << 32, 0)).isEqualTo(0xffffffffL);
+    assertThat(Pelt.decayLoad(1L << 32, 1)).isEqualTo(0xfa83b2daL);
+    assertThat(Pelt.decayLoad(1L << 32, 16)).isEqualTo(0xb504f333L);
+    assertThat(Pelt.decayLoad(1L << 32, 31)).isEqualTo(0x82cd8698L);
   }
 
   @Test

@@ -29,35 +29,42 @@ final class SchedulerTest {
 
   @Test
   void baseSlice_scalesWithLogOfCpuCount() {
-    assertThat(EngineFixture.on("1n1l1c1t").build().scheduler.baseSliceNs()).isEqualTo(700_000);
-    assertThat(EngineFixture.on("1n1l4c1t").build().scheduler.baseSliceNs())
-        .isEqualTo(2_100_000);
-    assertThat(EngineFixture.on("2n1l8c2t").build().scheduler.baseSliceNs())
-        .isEqualTo(2_800_000);
+    assertThat(nice0Slice("1n1l1c1t")).isEqualTo(700_000);
+    assertThat(nice0Slice("1n1l4c1t")).isEqualTo(2_100_000);
+    assertThat(nice0Slice("2n1l8c2t")).isEqualTo(2_800_000);
+  }
+
+  /** The slice of a nice-0 task (its virtual slice is the base slice) on {@code shape}. */
+  private static long nice0Slice(String shape) {
+    EngineRun sim = EngineFixture.on(shape).build();
+    int nrCpuIds = sim.ctx.topology.nrCpuIds();
+    Task task = new Task(0, "t", SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, 0),
+        WorkClass.COMPUTE, ScriptedWorkload.spin());
+    return sim.engine.fair.vslice(task);
   }
 
   @Test
   void hz300_jiffiesFollowFlooredTickBoundaries() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .hz(300)
             .duration(1_000_000_000L)
             .tasks(host -> host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0))
             .build();
-    assertThat(sim.scheduler.tickTime(1)).isEqualTo(3_333_333);
-    assertThat(sim.scheduler.tickTime(300)).isEqualTo(1_000_000_000L);
+    assertThat(sim.ctx.tickTime(1)).isEqualTo(3_333_333);
+    assertThat(sim.ctx.tickTime(300)).isEqualTo(1_000_000_000L);
     sim.advanceTo(3_333_332);
-    assertThat(sim.scheduler.jiffies()).isZero();
+    assertThat(sim.ctx.jiffies()).isZero();
     sim.advanceTo(3_333_333);
-    assertThat(sim.scheduler.jiffies()).isEqualTo(1);
-    var result = sim.finishForTest();
+    assertThat(sim.ctx.jiffies()).isEqualTo(1);
+    var result = sim.finish();
     // Ticks are scheduled strictly before the end: the last is jiffy 299.
     assertThat(result.schedstat().timestampJiffies()).isEqualTo(299);
   }
 
   @Test
   void twoEqualTasksOnOneCpu_shareItEvenly() {
-    Simulation sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
+    EngineRun sim = EngineFixture.on("1n1l2c1t").twoHogs(0).build();
     sim.advanceTo(1000 * MS);
     double a = sim.task(0).sumExecNs;
     double b = sim.task(1).sumExecNs;
@@ -67,7 +74,7 @@ final class SchedulerTest {
 
   @Test
   void niceFiveAgainstNiceZero_shareByWeight() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
@@ -96,7 +103,7 @@ final class SchedulerTest {
         }
       }
     };
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               host.spawn(new TaskSpec("bg", SchedPolicy.IDLE, 0, CpuMasks.of(2, 0),
@@ -113,7 +120,7 @@ final class SchedulerTest {
 
   @Test
   void avgIdle_afterAnIdlePeriod_movesAnEighthTowardsTheSample() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> host.spawn(
                 pinned("a", 2, 1), ScriptedWorkload.runSleep(MS, 200_000), 1))
@@ -133,7 +140,7 @@ final class SchedulerTest {
 
   @Test
   void idleToTaskSwitches_countSmtContentionBySiblingState() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c2t")
             .tasks(host -> {
               host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
@@ -147,7 +154,7 @@ final class SchedulerTest {
 
   @Test
   void wastedCore_idleCpuBesideWaitingTask_accruesTheWholeTime() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .duration(100 * MS)
             .twoHogs(0)
@@ -159,7 +166,7 @@ final class SchedulerTest {
 
   @Test
   void wastedCore_oneTaskPerCpu_none() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .duration(100 * MS)
             .tasks(host -> {
@@ -175,7 +182,7 @@ final class SchedulerTest {
     Topology topology = TestMachines.shape("1n1l2c2t");
     HardwareModel hw =
         TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.5));
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on(hw)
             .tasks(host -> {
               host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
@@ -184,21 +191,21 @@ final class SchedulerTest {
             })
             .build();
     sim.advanceTo(100 * MS);
-    sim.scheduler.updateCurr(sim.rq(0));
-    sim.scheduler.updateCurr(sim.rq(1));
+    sim.rq(0).updateCurr(sim.ctx.now());
+    sim.rq(1).updateCurr(sim.ctx.now());
     // a runs alone on core {0,2}; b shares core {1,3} with c for 100 ms of c's 50 ms at half
     // speed, i.e. c needs 100 ms: b ran at half speed throughout.
     assertThat(sim.task(0).workDone).isCloseTo(100.0 * MS, within(0.1 * MS));
     assertThat(sim.task(1).workDone).isCloseTo(50.0 * MS, within(0.1 * MS));
     sim.advanceTo(200 * MS);
-    sim.scheduler.updateCurr(sim.rq(1));
+    sim.rq(1).updateCurr(sim.ctx.now());
     assertThat(sim.task(2).state).isEqualTo(TaskState.BLOCKED);
     assertThat(sim.task(1).workDone).isCloseTo(150.0 * MS, within(0.2 * MS));
   }
 
   @Test
   void balancing_eightTasksForkedOnFourCpus_endTwoPerCpu() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .tasks(host -> {
               for (int i = 0; i < 8; i++) {
@@ -215,7 +222,7 @@ final class SchedulerTest {
 
   @Test
   void balancing_cpuGoingIdleBesideOverloadedCpu_pullsTheMovableTask() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               host.spawn(pinned("pinned", 2, 0), ScriptedWorkload.spin(), 0);
@@ -235,7 +242,7 @@ final class SchedulerTest {
 
   @Test
   void affinity_programSpawnsOutsideOnlineCpus_rejected() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> host.spawn(
                 new TaskSpec("x", SchedPolicy.NORMAL, 0, CpuMasks.empty(2), WorkClass.COMPUTE),
@@ -248,7 +255,7 @@ final class SchedulerTest {
 
   @Test
   void program_endingAStepWithoutAnAction_isReported() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> host.spawn(pinned("x", 2, 0), control -> {}, 0))
             .build();
@@ -260,7 +267,7 @@ final class SchedulerTest {
   @Test
   void wakeBeforeBlock_isNotLost() {
     int[] runs = new int[1];
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               int sleeper = host.spawn(pinned("s", 2, 1), new TaskProgram() {

@@ -45,7 +45,7 @@ final class SkewTickTest {
 
   private static List<Kick> kicks(boolean skew) {
     List<Kick> kicks = new ArrayList<>();
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l8c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true).withSkewTick(skew))
             .duration(200 * MS)

@@ -9,7 +9,7 @@ import dev.schedlab.core.wl.SchbenchWorkloadProvider;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.WakeupPolicy;
-import dev.schedlab.topology.domain.SchedDomains;
+import dev.schedlab.topology.domain.SchedDomainOptions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ final class SpawnRunsAtOnceTest {
     SchbenchWorkloadProvider schbench = new SchbenchWorkloadProvider();
     HardwareModel hardware = TestMachines.unit("1n1l4c1t");
     EngineSetup setup = new EngineSetup(
-        hardware, SchedDomains.build(hardware.topology()), null, null, List.of(),
+        hardware, SchedDomainOptions.defaults(), null, null, List.of(),
         List.of(PolicyBinding.withDefaults(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))),
         new PolicyBinding<>(schbench, Parameters.resolve(schbench.descriptor(),
             Map.of("policy", "idle", "message_threads", "4", "workers", "1"))),

@@ -10,7 +10,7 @@ import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
-import dev.schedlab.topology.domain.SchedDomains;
+import dev.schedlab.topology.domain.SchedDomainOptions;
 import java.util.List;
 
 /** Machines, performance models and setups for engine tests. */
@@ -100,7 +100,7 @@ final class TestMachines {
       long seed) {
     return new EngineSetup(
         hardware,
-        SchedDomains.build(hardware.topology()),
+        SchedDomainOptions.defaults(),
         null,
         null,
         List.of(),

@@ -32,8 +32,8 @@ final class WakeupPlacementTest {
    * 1n1l3c2t split: cores {0,3}, {1,4}, {2,5}. CPUs 1 and 5 are busy; a wakee whose target is
    * CPU 1 scans from CPU 2, which is idle but on core {2,5} with a busy sibling.
    */
-  private static Simulation busyOneAndFive(SchedPolicy wakeePolicy) {
-    Simulation sim =
+  private static EngineRun busyOneAndFive(SchedPolicy wakeePolicy) {
+    EngineRun sim =
         EngineFixture.on("1n1l3c2t")
             .tasks(host -> {
               host.spawn(pinned("a", 6, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
@@ -47,36 +47,36 @@ final class WakeupPlacementTest {
 
   @Test
   void selectIdleSibling_idleCoresHinted_picksCpuOnFullyIdleCore() {
-    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    EngineRun sim = busyOneAndFive(SchedPolicy.NORMAL);
     Task wakee = sim.task(2);
     wakee.recentUsedCpu = -1;
-    sim.placement.setIdleCores(1, true);
-    assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(3);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
+    sim.engine.llcShared.setIdleCores(1, true);
+    assertThat(sim.engine.idleSibling.select(wakee, 1, 1)).isEqualTo(3);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
   }
 
   @Test
   void selectIdleSibling_noIdleCoresHint_picksFirstIdleCpuAfterTarget() {
-    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    EngineRun sim = busyOneAndFive(SchedPolicy.NORMAL);
     Task wakee = sim.task(2);
     wakee.recentUsedCpu = -1;
-    sim.placement.setIdleCores(1, false);
+    sim.engine.llcShared.setIdleCores(1, false);
     // Not hinted: select_idle_smt() on prev's core first ({1,4}: CPU 4 is idle).
-    assertThat(sim.placement.selectIdleSibling(wakee, 1, 1)).isEqualTo(4);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.SMT_SIBLING);
+    assertThat(sim.engine.idleSibling.select(wakee, 1, 1)).isEqualTo(4);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.SMT_SIBLING);
   }
 
   @Test
   void selectIdleSibling_idleTarget_returnsTarget() {
-    Simulation sim = busyOneAndFive(SchedPolicy.NORMAL);
+    EngineRun sim = busyOneAndFive(SchedPolicy.NORMAL);
     Task wakee = sim.task(2);
-    assertThat(sim.placement.selectIdleSibling(wakee, 1, 0)).isEqualTo(0);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.TARGET_IDLE);
+    assertThat(sim.engine.idleSibling.select(wakee, 1, 0)).isEqualTo(0);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.TARGET_IDLE);
   }
 
   @Test
   void idleCoreScanWithoutIdleCore_clearsHasIdleCores() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c2t")
             .tasks(host -> {
               host.spawn(pinned("a", 4, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
@@ -87,16 +87,16 @@ final class WakeupPlacementTest {
     sim.advanceTo(5 * MS);
     Task wakee = sim.task(2);
     wakee.recentUsedCpu = -1;
-    sim.placement.setIdleCores(0, true);
-    int cpu = sim.placement.selectIdleSibling(wakee, 0, 0);
+    sim.engine.llcShared.setIdleCores(0, true);
+    int cpu = sim.engine.idleSibling.select(wakee, 0, 0);
     assertThat(cpu).isIn(2, 3);
-    assertThat(sim.placement.testIdleCores(0)).isFalse();
+    assertThat(sim.engine.llcShared.testIdleCores(0)).isFalse();
   }
 
   @Test
   void chooseIdleCpu_schedIdleRunqueue_idleForNormalWakeeOnly() {
     // SIS_UTIL off: with both CPUs at full utilisation it would stop the scan altogether.
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
             .tasks(host -> {
@@ -108,24 +108,24 @@ final class WakeupPlacementTest {
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.state.isSchedIdleRq(1)).isTrue();
-    assertThat(sim.placement.chooseIdleCpu(1, sim.task(2))).isTrue();
-    assertThat(sim.placement.chooseIdleCpu(1, sim.task(3))).isFalse();
+    assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(2))).isTrue();
+    assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(3))).isFalse();
     Task normal = sim.task(2);
     normal.recentUsedCpu = -1;
-    assertThat(sim.placement.selectIdleSibling(normal, 0, 0)).isEqualTo(1);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
+    assertThat(sim.engine.idleSibling.select(normal, 0, 0)).isEqualTo(1);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.LLC_SCAN);
     // As the target, the SCHED_IDLE-only CPU is taken at once, and says so.
-    assertThat(sim.placement.selectIdleSibling(normal, 1, 1)).isEqualTo(1);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.TARGET_SCHED_IDLE);
+    assertThat(sim.engine.idleSibling.select(normal, 1, 1)).isEqualTo(1);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.TARGET_SCHED_IDLE);
     Task idle = sim.task(3);
     idle.recentUsedCpu = -1;
-    assertThat(sim.placement.selectIdleSibling(idle, 0, 0)).isEqualTo(0);
-    assertThat(sim.placement.lastPath()).isEqualTo(PlacementPath.NONE_IDLE);
+    assertThat(sim.engine.idleSibling.select(idle, 0, 0)).isEqualTo(0);
+    assertThat(sim.engine.idleSibling.lastPath()).isEqualTo(PlacementPath.NONE_IDLE);
   }
 
   @Test
   void selectIdleCpu_sisUtilWithFullyBusyLlc_scansNothing() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .tasks(host -> {
               host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
@@ -134,15 +134,15 @@ final class WakeupPlacementTest {
             })
             .build();
     sim.advanceTo(300 * MS);
-    assertThat(sim.placement.nrIdleScan(0)).isZero();
+    assertThat(sim.engine.llcShared.nrIdleScan(0)).isZero();
     Task normal = sim.task(2);
     normal.recentUsedCpu = -1;
-    assertThat(sim.placement.selectIdleSibling(normal, 0, 0)).isEqualTo(0);
+    assertThat(sim.engine.idleSibling.select(normal, 0, 0)).isEqualTo(0);
   }
 
   @Test
   void chooseIdleCpu_policyVotesNo_schedIdleRunqueueNotIdleForAnyone() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.NO))
             .tasks(host -> {
@@ -152,12 +152,12 @@ final class WakeupPlacementTest {
             })
             .build();
     sim.advanceTo(5 * MS);
-    assertThat(sim.placement.chooseIdleCpu(1, sim.task(2))).isFalse();
+    assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(2))).isFalse();
   }
 
   @Test
   void chooseIdleCpu_firstNonAbstainingPolicyDecides() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.ABSTAIN))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
@@ -168,12 +168,12 @@ final class WakeupPlacementTest {
             })
             .build();
     sim.advanceTo(5 * MS);
-    assertThat(sim.placement.chooseIdleCpu(1, sim.task(1))).isTrue();
+    assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(1))).isTrue();
   }
 
   @Test
   void fork_asManyTasksAsCpus_oneTaskPerCpu() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("2n1l4c2t")
             .tasks(host -> {
               for (int i = 0; i < 16; i++) {
@@ -189,7 +189,7 @@ final class WakeupPlacementTest {
 
   @Test
   void fork_halfAsManyTasksAsCpus_oneTaskPerCore() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("2n1l4c2t")
             .tasks(host -> {
               for (int i = 0; i < 8; i++) {
@@ -209,8 +209,8 @@ final class WakeupPlacementTest {
    * ran on CPU 1. {@code vote} stands for the SCHED_IDLE rule (YES: the rule before the wakee
    * fix; ABSTAIN: the engine default, the fixed rule).
    */
-  private static Simulation idleWakerAloneOnCpu0(WakeupPolicy.Vote vote) {
-    Simulation sim =
+  private static EngineRun idleWakerAloneOnCpu0(WakeupPolicy.Vote vote) {
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(vote))
@@ -228,34 +228,34 @@ final class WakeupPlacementTest {
 
   @Test
   void syncWakeup_wakerAloneAndOldSchedIdleRule_stacksOnWakerCpu() {
-    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
+    EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
     // wake_affine_idle(): sync and nr_running == 1 give the waker's CPU although prev is idle;
     // select_idle_sibling() accepts it because its only task is SCHED_IDLE.
-    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0,
-        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0,
+        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(0);
   }
 
   @Test
   void syncWakeup_schedIdleAwareRule_keepsIdlePrev() {
-    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.ABSTAIN);
-    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0,
-        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.ABSTAIN);
+    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0,
+        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
   @Test
   void plainWakeup_oldSchedIdleRule_keepsIdlePrev() {
-    Simulation sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
+    EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
     // Without sync wake_affine_idle() returns the idle prev, which select_idle_sibling() keeps.
-    int cpu = sim.placement.selectTaskRqFair(sim.task(1), 1, 0, WakeupPlacement.WF_TTWU,
+    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0, SelectTaskRq.WF_TTWU,
         sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
   @Test
   void syncWakeup_wakerNotAlone_noSyncShortcut() {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
@@ -269,8 +269,8 @@ final class WakeupPlacementTest {
     assertThat(sim.rq(0).nr).isEqualTo(2);
     sim.task(2).recentUsedCpu = -1;
     // Two tasks on the waker's CPU: no sync shortcut, the idle prev wins in wake_affine_idle().
-    int cpu = sim.placement.selectTaskRqFair(sim.task(2), 1, 0,
-        WakeupPlacement.WF_TTWU | WakeupPlacement.WF_SYNC, sim.task(0));
+    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(2), 1, 0,
+        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
@@ -280,14 +280,14 @@ final class WakeupPlacementTest {
    * Asymmetric SMT2, 1 LLC, split numbering: cores {0,3}, {1,4}, {2,5}; core {1,4} at capacity
    * 512, the others at 1024. CPU 0 spins, so CPU 3 is idle next to a busy sibling.
    */
-  private static Simulation asymSmt(boolean mainline) {
+  private static EngineRun asymSmt(boolean mainline) {
     var b = dev.schedlab.topology.Topology.builder(6).name("asym-smt2");
     for (int cpu = 0; cpu < 6; cpu++) {
       b.addCpu(cpu, 0, 0, 0, cpu % 3, cpu % 3, 0);
       b.capacity(cpu, cpu % 3 == 1 ? 512 : 1024);
     }
     var topology = b.build();
-    Simulation sim = EngineFixture.on(
+    EngineRun sim = EngineFixture.on(
             TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
         .balancer(dev.schedlab.core.balance.BalancerOptions.defaults()
             .withMainlineDeltas(mainline))
@@ -300,13 +300,13 @@ final class WakeupPlacementTest {
     return sim;
   }
 
-  private static int wake(Simulation sim, long util) {
+  private static int wake(EngineRun sim, long util) {
     Task wakee = sim.task(1);
     wakee.recentUsedCpu = -1;
     wakee.avg.utilAvg = util;
     wakee.utilEst = util;
-    sim.placement.setIdleCores(3, true);
-    return sim.placement.selectIdleSibling(wakee, 3, 3);
+    sim.engine.llcShared.setIdleCores(3, true);
+    return sim.engine.idleSibling.select(wakee, 3, 3);
   }
 
   @Test
@@ -323,9 +323,9 @@ final class WakeupPlacementTest {
   void selectIdleCapacity_misfitEverywhere_linux715TakesTheBiggestFirst_mainlineAnIdleCore() {
     // util 1000 fits no CPU (1000 * 1280 >= 1024 * 1024): the ranking decides.
     assertThat(wake(asymSmt(false), 1000)).isEqualTo(3);
-    Simulation mainline = asymSmt(true);
+    EngineRun mainline = asymSmt(true);
     assertThat(wake(mainline, 1000)).isEqualTo(5);
-    assertThat(mainline.placement.testIdleCores(3)).isTrue();
+    assertThat(mainline.engine.llcShared.testIdleCores(3)).isTrue();
   }
 
   @Test
@@ -351,7 +351,7 @@ final class WakeupPlacementTest {
       for (int cpu = 0; cpu < nrCpuIds; cpu++) {
         busy[cpu] = random.nextInt(3) == 0;
       }
-      Simulation sim = EngineFixture.on(
+      EngineRun sim = EngineFixture.on(
               TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
           .tasks(host -> {
             for (int cpu = 0; cpu < nrCpuIds; cpu++) {
@@ -371,14 +371,21 @@ final class WakeupPlacementTest {
         boolean hint = random.nextBoolean();
         int[] chosen = new int[2];
         boolean[] hintAfter = new boolean[2];
+        SelectIdleCapacity capacity = sim.engine.idleCapacity;
+        var asym = sim.domains.sdAsymCpuCapacity(target);
         for (int mode = 0; mode < 2; mode++) {
-          sim.placement.capacityWalkOnly = mode == 1;
-          wakee.recentUsedCpu = -1;
-          wakee.avg.utilAvg = util;
-          wakee.utilEst = util;
-          sim.placement.setIdleCores(target, hint);
-          chosen[mode] = sim.placement.selectIdleSibling(wakee, target, target);
-          hintAfter[mode] = sim.placement.testIdleCores(target);
+          // No scan budget applies (as with an idle core hinted, or SIS_UTIL off) and no
+          // runqueue holds only SCHED_IDLE tasks: the two forms must agree.
+          sim.engine.llcShared.setIdleCores(target, hint);
+          var cpus = CpuMasks.mutable(nrCpuIds);
+          cpus.and(asym.span(), wakee.allowed);
+          if (mode == 0) {
+            cpus.andWith(sim.state.idleMask());
+            chosen[mode] = capacity.byMasks(cpus, target, util, hint);
+          } else {
+            chosen[mode] = capacity.walk(wakee, cpus, target, util, hint, Integer.MAX_VALUE);
+          }
+          hintAfter[mode] = sim.engine.llcShared.testIdleCores(target);
         }
         assertThat(chosen[0]).as("round %d target %d util %d hint %s", round, target, util, hint)
             .isEqualTo(chosen[1]);

@@ -31,7 +31,7 @@ final class WakeupPreemptionTest {
 
   @Test
   void runToParity_eligibleTaskWithinItsSlice_isNotPreemptedByAnEarlierDeadline() {
-    Simulation sim = twoTasks(10 * MS, 11 * MS, true);
+    EngineRun sim = twoTasks(10 * MS, 11 * MS, true);
 
     sim.advanceTo(11 * MS + 10 * US);
     // 1 ms into a's 1.4 ms slice: protected.
@@ -46,7 +46,7 @@ final class WakeupPreemptionTest {
 
   @Test
   void noRunToParity_protectionEndsAfter700us() {
-    Simulation sim = twoTasks(10 * MS, 11 * MS, false);
+    EngineRun sim = twoTasks(10 * MS, 11 * MS, false);
 
     sim.advanceTo(11 * MS + 10 * US);
     assertThat(sim.rq(0).curr).isSameAs(sim.task(1));
@@ -54,7 +54,7 @@ final class WakeupPreemptionTest {
 
   @Test
   void noRunToParity_within700us_stillProtected() {
-    Simulation sim = twoTasks(10 * MS, 10 * MS + 500 * US, false);
+    EngineRun sim = twoTasks(10 * MS, 10 * MS + 500 * US, false);
 
     sim.advanceTo(10 * MS + 510 * US);
     assertThat(sim.rq(0).curr).isSameAs(sim.task(0));
@@ -64,13 +64,13 @@ final class WakeupPreemptionTest {
   void runToParity_protectionEndsAtTheDeadlineOfThePick() {
     // a runs alone from 1 ms: its slice ends at 2.4 ms and, alone, it is not picked again, so by
     // 11 ms it is far past the deadline it was protected to.
-    Simulation sim = twoTasks(1 * MS, 11 * MS, true);
+    EngineRun sim = twoTasks(1 * MS, 11 * MS, true);
 
     sim.advanceTo(11 * MS + 10 * US);
     assertThat(sim.rq(0).curr).isSameAs(sim.task(1));
   }
 
-  private static Simulation twoTasks(long aWakes, long bWakes, boolean runToParity) {
+  private static EngineRun twoTasks(long aWakes, long bWakes, boolean runToParity) {
     EngineFixture fixture = EngineFixture.on("1n1l2c1t")
         .tasks(host -> {
           host.spawn(pinned("a", 2, 0), sleepThenRun(aWakes), 0);

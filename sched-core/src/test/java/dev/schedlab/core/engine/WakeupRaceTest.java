@@ -30,7 +30,7 @@ final class WakeupRaceTest {
 
   /** Wakes the task pinned to b's CPU from CPU 0, then b from {@code bWaker}; b's new CPU. */
   private static int race(long windowNs, int bWaker) {
-    Simulation sim =
+    EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .options(EngineOptions.defaults().withCheckInvariants(true)
                 .withWakeupRaceWindowNs(windowNs))
@@ -46,8 +46,8 @@ final class WakeupRaceTest {
     Task b = sim.task(4);
     int x = b.cpu;
     Task pinnedToX = sim.task(x == 2 ? 2 : 3);
-    sim.scheduler.wakeFromTask(sim.task(0), pinnedToX.id, false);
-    sim.scheduler.wakeFromTask(sim.task(bWaker), b.id, false);
+    sim.engine.wakeups.wakeFromTask(sim.task(0), pinnedToX.id, false);
+    sim.engine.wakeups.wakeFromTask(sim.task(bWaker), b.id, false);
     assertThat(pinnedToX.cpu).isEqualTo(x);
     return b.cpu == x ? 1 : 0;
   }

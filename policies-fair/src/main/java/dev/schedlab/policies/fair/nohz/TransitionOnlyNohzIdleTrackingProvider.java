@@ -7,6 +7,7 @@ import dev.schedlab.spi.NohzIdleTrackingProvider;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PolicyContext;
+import dev.schedlab.spi.TransitionOnlyNohzIdleTracking;
 
 /** Provides {@link TransitionOnlyNohzIdleTracking}: {@value #ID}. */
 @AutoService(NohzIdleTrackingProvider.class)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.NohzIdleTracking;
+import dev.schedlab.spi.TransitionOnlyNohzIdleTracking;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,6 +1,4 @@
-package dev.schedlab.policies.fair.nohz;
-
-import dev.schedlab.spi.NohzIdleTracking;
+package dev.schedlab.spi;
 
 /**
  * The legacy rule of {@code tick_nohz_idle_stop_tick()} (kernel/time/tick-sched.c, Linux 7.1.5):
@@ -9,6 +7,10 @@ import dev.schedlab.spi.NohzIdleTracking;
  * <p>A nohz_full CPU whose tick already stopped while it ran one task therefore goes idle without
  * being registered in {@code nohz.idle_cpus_mask}: it is idle, tickless and invisible to the ILB
  * (seeds-digest §4). Stateless.
+ *
+ * <p>Here, beside the SPI, because two modules use the rule and neither may see the other: the
+ * {@code fair.nohz.transition-only} plugin of policies-fair provides it, and the engine
+ * (sched-core) falls back to it when a run binds no registration rule.
  */
 public final class TransitionOnlyNohzIdleTracking implements NohzIdleTracking {
 
