@@ -1,0 +1,93 @@
+package dev.schedlab.oracle;
+
+import dev.schedlab.oracle.guest.Accelerator;
+import dev.schedlab.oracle.guest.GuestShape;
+import dev.schedlab.oracle.guest.HostTools;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A small command line for the oracle until {@code schedlab kernel} exists:
+ * {@code domains --shape SHAPE [--append ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]}.
+ * Bad input prints one line and exits with 2; a domain difference exits with 1.
+ */
+public final class OracleMain {
+
+  private static final String USAGE = "usage: domains --shape " + GuestShape.GRAMMAR
+      + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]";
+
+  private OracleMain() {}
+
+  /** Runs the command and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command; returns 0 (all equal), 1 (differences) or 2 (bad input, no guest). */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    try {
+      Map<String, String> options = options(args);
+      GuestShape shape = GuestShape.parse(require(options, "--shape"));
+      Accelerator accel = options.containsKey("--accel")
+          ? accelerator(options.get("--accel")) : null;
+      Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
+      if (kernel != null && !Files.isRegularFile(kernel)) {
+        throw new OracleException("--kernel " + kernel + " is not a file");
+      }
+      Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
+          : Files.createTempDirectory("schedlab-oracle");
+      HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
+      KernelOracle oracle = new KernelOracle(tools, line -> err.println("schedlab kernel: " + line));
+      KernelOracle.DomainResult result = oracle.domains(new KernelOracle.Request(
+          shape, options.getOrDefault("--append", ""), kernel, accel, work));
+      out.print(result.report().toText());
+      result.comparison().differences().stream().limit(40)
+          .forEach(d -> out.println("  " + d));
+      return result.comparison().matches() ? 0 : 1;
+    } catch (OracleException | IllegalArgumentException e) {
+      err.println("schedlab kernel: " + e.getMessage());
+      return 2;
+    } catch (java.io.IOException e) {
+      err.println("schedlab kernel: " + e.getMessage());
+      return 2;
+    }
+  }
+
+  private static Map<String, String> options(String[] args) {
+    if (args.length == 0 || !args[0].equals("domains")) {
+      throw new IllegalArgumentException(USAGE);
+    }
+    Map<String, String> out = new HashMap<>();
+    List<String> known = List.of("--shape", "--append", "--kernel", "--accel", "--work");
+    for (int i = 1; i < args.length; i += 2) {
+      if (!known.contains(args[i]) || i + 1 >= args.length) {
+        throw new IllegalArgumentException("unknown or incomplete option '" + args[i] + "'; "
+            + USAGE);
+      }
+      out.put(args[i], args[i + 1]);
+    }
+    return out;
+  }
+
+  private static String require(Map<String, String> options, String name) {
+    String value = options.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException(name + " is required; " + USAGE);
+    }
+    return value;
+  }
+
+  private static Accelerator accelerator(String text) {
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "tcg" -> Accelerator.TCG;
+      case "kvm" -> Accelerator.KVM;
+      default -> throw new IllegalArgumentException(
+          "--accel '" + text + "' is not one of tcg, kvm");
+    };
+  }
+}
