@@ -19,7 +19,8 @@ import java.util.Map;
 public final class OracleMain {
 
   private static final String USAGE = "usage: domains --shape " + GuestShape.GRAMMAR
-      + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]";
+      + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]"
+      + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]";
 
   private OracleMain() {}
 
@@ -31,7 +32,12 @@ public final class OracleMain {
   /** Runs the command; returns 0 (all equal), 1 (differences) or 2 (bad input, no guest). */
   static int run(String[] args, PrintStream out, PrintStream err) {
     try {
-      Map<String, String> options = options(args);
+      if (args.length > 0 && args[0].equals("random")) {
+        return random(options(args, "random", List.of("--count", "--seed", "--max-cpus",
+            "--out", "--work")), out, err);
+      }
+      Map<String, String> options = options(args, "domains",
+          List.of("--shape", "--append", "--kernel", "--accel", "--work"));
       GuestShape shape = GuestShape.parse(require(options, "--shape"));
       Accelerator accel = options.containsKey("--accel")
           ? accelerator(options.get("--accel")) : null;
@@ -58,12 +64,27 @@ public final class OracleMain {
     }
   }
 
-  private static Map<String, String> options(String[] args) {
-    if (args.length == 0 || !args[0].equals("domains")) {
+  private static int random(Map<String, String> options, PrintStream out, PrintStream err)
+      throws java.io.IOException {
+    int count = Integer.parseInt(options.getOrDefault("--count", "100"));
+    long seed = Long.parseLong(options.getOrDefault("--seed", "1"));
+    int maxCpus = Integer.parseInt(options.getOrDefault("--max-cpus", "32"));
+    Path tsv = Path.of(require(options, "--out"));
+    Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
+        : Files.createTempDirectory("schedlab-oracle-random");
+    HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
+    KernelOracle oracle = new KernelOracle(tools, line -> { });
+    String summary = new DomainSuite(oracle, work)
+        .run(dev.schedlab.oracle.guest.RandomShapes.draw(seed, count, maxCpus), tsv, err);
+    out.println(summary);
+    return 0;
+  }
+
+  private static Map<String, String> options(String[] args, String command, List<String> known) {
+    if (args.length == 0 || !args[0].equals(command)) {
       throw new IllegalArgumentException(USAGE);
     }
     Map<String, String> out = new HashMap<>();
-    List<String> known = List.of("--shape", "--append", "--kernel", "--accel", "--work");
     for (int i = 1; i < args.length; i += 2) {
       if (!known.contains(args[i]) || i + 1 >= args.length) {
         throw new IllegalArgumentException("unknown or incomplete option '" + args[i] + "'; "
