@@ -176,7 +176,7 @@ final class DomainBuild {
     }
     int[] distances =
         onlineOfNode.keySet().stream()
-            .flatMap(a -> onlineOfNode.keySet().stream().map(b -> topology.distance(a, b)))
+            .flatMap(a -> onlineOfNode.keySet().stream().map(b -> topology.schedDistance(a, b)))
             .mapToInt(Integer::intValue)
             .distinct()
             .sorted()
@@ -194,7 +194,7 @@ final class DomainBuild {
       for (int node : onlineOfNode.keySet()) {
         MutableCpuMask reach = CpuMasks.mutable(nrCpuIds);
         for (Map.Entry<Integer, ImmutableCpuMask> other : onlineOfNode.entrySet()) {
-          if (topology.distance(node, other.getKey()) <= distances[i]) {
+          if (topology.schedDistance(node, other.getKey()) <= distances[i]) {
             reach.orWith(other.getValue());
           }
         }
