@@ -1,6 +1,17 @@
 package dev.schedlab.oracle;
 
+import dev.schedlab.core.SimulationConfig;
+import dev.schedlab.core.Simulations;
+import dev.schedlab.core.engine.PolicyBinding;
+import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.hw.importer.ImportedTopology;
+import dev.schedlab.hw.machines.ImportProvider;
+import dev.schedlab.oracle.compare.BehaviourComparison;
+import dev.schedlab.oracle.guest.GuestPrograms;
+import dev.schedlab.oracle.guest.GuestWorkload;
+import dev.schedlab.oracle.kernel.KernelSchedstat;
+import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.hw.importer.SysfsImporter;
 import dev.schedlab.oracle.compare.DomainComparison;
 import dev.schedlab.oracle.compare.NameRule;
@@ -116,12 +127,132 @@ public final class KernelOracle {
   }
 
   /**
+   * The outcome of a behaviour comparison.
+   *
+   * @param domains the domain comparison of the same boot
+   * @param workload what ran
+   * @param guestSeconds the guest's interval between the snapshots
+   * @param guestMetric the guest program's own figures ({@code metric NAME VALUE} lines)
+   * @param simulation the simulator's run on the guest's topology
+   * @param rows the figures, kernel against simulator
+   */
+  public record BehaviourResult(
+      DomainResult domains,
+      GuestWorkload workload,
+      double guestSeconds,
+      Map<String, String> guestMetric,
+      SimulationResult simulation,
+      List<OracleRow> rows) {
+
+    /** The report: the domain summary's facts, the workload's metrics and every figure. */
+    public OracleReport report() {
+      Map<String, String> facts = new LinkedHashMap<>(domains.report().facts());
+      facts.put("workload", workload.label() + " for " + workload.seconds() + " s; simulator "
+          + workload.simulatorWorkload() + " " + workload.simulatorParameters()
+          + ", HZ 250, seed 1, the engine's default (mainline) rules");
+      facts.put("guest interval", String.format(Locale.ROOT, "%.2f s", guestSeconds));
+      facts.put("domains", domains.comparison().matches() ? "equal"
+          : domains.comparison().unexplained().size() + " unexplained differences");
+      List<OracleRow> all = new ArrayList<>();
+      all.add(new OracleRow("workload", "own metric", guestMetric.toString(),
+          simulation.workload().metric() + " " + OracleRow.format(simulation.workload().value())
+              + " " + simulation.workload().unit(), Double.NaN, Double.NaN, true));
+      all.addAll(rows);
+      return new OracleReport(facts, all);
+    }
+  }
+
+  /**
+   * Boots the shape, runs the workload between two schedstat and softirq snapshots, and runs the
+   * simulator with the same workload on the guest's own sysfs topology at HZ 250.
+   *
+   * @throws OracleException when the guest does not boot, the program does not build, or the
+   *     guest's data cannot be read
+   */
+  public BehaviourResult behaviour(Request request, GuestWorkload workload) {
+    GuestPrograms programs = new GuestPrograms(tools.gcc(), GuestPrograms.defaultCache());
+    GuestImage image = new GuestImage(tools.busybox()).workload(workload.guestCommands())
+        .program(workload.program(), programs.binary(workload.program()));
+    QemuGuest.Result boot = boot(request, image, (long) Math.ceil(workload.seconds()) * 2 + 30);
+    DomainResult domains = domainResult(request, boot);
+    TarArchive archive = boot.archive();
+    String before = archive.text("schedstat.before");
+    String after = archive.text("schedstat.after");
+    if (before == null || after == null) {
+      throw new OracleException("the guest sent no schedstat snapshots; its console is in "
+          + boot.consoleLog());
+    }
+    double seconds = uptime(archive.text("uptime.after")) - uptime(archive.text("uptime.before"));
+    long softirqs = KernelSchedstat.schedSoftirqs(archive.text("softirqs.after"))
+        - KernelSchedstat.schedSoftirqs(archive.text("softirqs.before"));
+    Map<Integer, List<String>> names = new java.util.TreeMap<>();
+    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu()).forEach((cpu, chain) ->
+        names.put(cpu, chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList()));
+    progress.accept("simulating " + workload.simulatorWorkload() + " for " + workload.seconds()
+        + " s on the guest's topology");
+    SimulationResult sim = simulate(request.workDirectory().resolve("guest"), workload);
+    KernelSchedstat schedBefore = KernelSchedstat.parse(before);
+    KernelSchedstat schedAfter = KernelSchedstat.parse(after);
+    List<OracleRow> rows = new ArrayList<>(BehaviourComparison.rows(schedBefore, schedAfter,
+        names, softirqs, seconds, sim));
+    rows.addAll(dev.schedlab.oracle.kernel.GuestDiagnosis.rows(archive.text("interrupts.before"),
+        archive.text("interrupts.after"), archive.text("softirqs.before"),
+        archive.text("softirqs.after"), schedBefore, schedAfter, seconds));
+    return new BehaviourResult(domains, workload, seconds,
+        metrics(archive.text("workload.out")), sim, rows);
+  }
+
+  /** The simulator's run of {@code workload} on the sysfs tree under {@code guestFiles}. */
+  static SimulationResult simulate(Path guestFiles, GuestWorkload workload) {
+    ImportProvider machines = new ImportProvider();
+    HardwareModel hardware = machines.create(machines.descriptor().resolve(
+        Map.of("path", guestFiles.toString(), "format", "sysfs")));
+    WorkloadProvider provider = java.util.ServiceLoader.load(WorkloadProvider.class).stream()
+        .map(java.util.ServiceLoader.Provider::get)
+        .filter(p -> p.descriptor().id().equals(workload.simulatorWorkload()))
+        .findFirst()
+        .orElseThrow(() -> new OracleException("no simulator workload "
+            + workload.simulatorWorkload()));
+    PolicyBinding<WorkloadProvider> binding = new PolicyBinding<>(provider,
+        provider.descriptor().resolve(workload.simulatorParameters()));
+    SimulationConfig config = SimulationConfig.builder(hardware, binding)
+        .seed(1)
+        .durationNs((long) (workload.seconds() * 1e9))
+        .hz(250)
+        .build();
+    return Simulations.run(config);
+  }
+
+  private static double uptime(String text) {
+    if (text == null) {
+      throw new OracleException("the guest sent no /proc/uptime snapshot");
+    }
+    return Double.parseDouble(text.trim().split("\\s+")[0]);
+  }
+
+  private static Map<String, String> metrics(String output) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (output != null) {
+      output.lines().filter(l -> l.startsWith("metric ")).forEach(l -> {
+        String[] f = l.split("\\s+");
+        if (f.length >= 3) {
+          out.put(f[1], f[2]);
+        }
+      });
+    }
+    return out;
+  }
+
+  /**
    * Boots the shape without a workload and compares every CPU's sched domains.
    *
    * @throws OracleException when the guest does not boot or its sysfs cannot be imported
    */
   public DomainResult domains(Request request) {
-    QemuGuest.Result boot = boot(request, new GuestImage(tools.busybox()), 0);
+    return domainResult(request, boot(request, new GuestImage(tools.busybox()), 0));
+  }
+
+  private DomainResult domainResult(Request request, QemuGuest.Result boot) {
     TarArchive archive = boot.archive();
     Path guestFiles = request.workDirectory().resolve("guest");
     archive.extractTo(guestFiles);

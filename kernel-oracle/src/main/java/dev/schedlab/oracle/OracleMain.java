@@ -20,7 +20,9 @@ public final class OracleMain {
 
   private static final String USAGE = "usage: domains --shape " + GuestShape.GRAMMAR
       + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]"
-      + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]";
+      + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]"
+      + " | behaviour --shape SHAPE --workload gemm:THREADS:CHUNK_US:SPIN_US|"
+      + "hackbench:GROUPS:FDS:LOOPS --seconds S [--append ARGS] [--kernel IMAGE] [--work DIR]";
 
   private OracleMain() {}
 
@@ -35,6 +37,10 @@ public final class OracleMain {
       if (args.length > 0 && args[0].equals("random")) {
         return random(options(args, "random", List.of("--count", "--seed", "--max-cpus",
             "--out", "--work")), out, err);
+      }
+      if (args.length > 0 && args[0].equals("behaviour")) {
+        return behaviour(options(args, "behaviour", List.of("--shape", "--workload", "--seconds",
+            "--append", "--kernel", "--accel", "--work")), out, err);
       }
       Map<String, String> options = options(args, "domains",
           List.of("--shape", "--append", "--kernel", "--accel", "--work"));
@@ -62,6 +68,38 @@ public final class OracleMain {
       err.println("schedlab kernel: " + e.getMessage());
       return 2;
     }
+  }
+
+  private static int behaviour(Map<String, String> options, PrintStream out, PrintStream err)
+      throws java.io.IOException {
+    GuestShape shape = GuestShape.parse(require(options, "--shape"));
+    double seconds = Double.parseDouble(options.getOrDefault("--seconds", "10"));
+    String[] w = require(options, "--workload").split(":");
+    dev.schedlab.oracle.guest.GuestWorkload workload;
+    try {
+      workload = switch (w[0]) {
+        case "gemm" -> dev.schedlab.oracle.guest.GuestWorkload.gemm(Integer.parseInt(w[1]),
+            Long.parseLong(w[2]), Long.parseLong(w[3]), seconds, shape.cpus());
+        case "hackbench" -> dev.schedlab.oracle.guest.GuestWorkload.hackbench(
+            Integer.parseInt(w[1]), Integer.parseInt(w[2]), Integer.parseInt(w[3]), seconds);
+        default -> throw new IllegalArgumentException("--workload " + w[0]
+            + " is not gemm or hackbench");
+      };
+    } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
+      throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US or"
+          + " hackbench:GROUPS:FDS:LOOPS, not '" + options.get("--workload") + "'");
+    }
+    Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
+        : Files.createTempDirectory("schedlab-oracle");
+    Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
+    Accelerator accel = options.containsKey("--accel") ? accelerator(options.get("--accel"))
+        : null;
+    HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
+    KernelOracle oracle = new KernelOracle(tools, line -> err.println("schedlab kernel: " + line));
+    KernelOracle.BehaviourResult result = oracle.behaviour(new KernelOracle.Request(shape,
+        options.getOrDefault("--append", ""), kernel, accel, work), workload);
+    out.print(result.report().toText());
+    return 0;
   }
 
   private static int random(Map<String, String> options, PrintStream out, PrintStream err)
