@@ -148,7 +148,7 @@ public final class QemuGuest {
       String panic = console.panicLine();
       throw new OracleException("the guest stopped without sending its results"
           + (panic != null ? " (" + panic.trim() + ")" : " (QEMU exit " + process.exitValue()
-              + ")") + "; its last console lines are in " + log);
+              + lastWords(console) + ")") + "; its last console lines are in " + log);
     }
     TarArchive archive;
     try {
@@ -158,6 +158,12 @@ public final class QemuGuest {
           + "); its console is in " + log, e);
     }
     return new Result(archive, log, elapsed, boot.accelerator());
+  }
+
+  /** QEMU's own last line when it names the problem (e.g. an image that is no kernel). */
+  private static String lastWords(Console console) {
+    String last = console.lastLine();
+    return last == null || last.isBlank() ? "" : ": " + last.trim();
   }
 
   /** Collects the console: the payload between the markers and the last other lines. */
@@ -225,6 +231,10 @@ public final class QemuGuest {
 
     synchronized boolean complete() {
       return complete;
+    }
+
+    synchronized String lastLine() {
+      return lines.isEmpty() ? null : lines.peekLast();
     }
 
     synchronized String panicLine() {
