@@ -195,6 +195,10 @@ public final class KernelOracle {
     KernelSchedstat schedAfter = KernelSchedstat.parse(after);
     List<OracleRow> rows = new ArrayList<>(BehaviourComparison.rows(schedBefore, schedAfter,
         names, softirqs, seconds, sim));
+    String traceText = archive.text("trace.txt");
+    if (traceText != null) {
+      rows.addAll(BehaviourComparison.traceRows(trace(traceText, domains, workload), sim));
+    }
     rows.addAll(dev.schedlab.oracle.kernel.GuestDiagnosis.rows(archive.text("interrupts.before"),
         archive.text("interrupts.after"), archive.text("softirqs.before"),
         archive.text("softirqs.after"), schedBefore, schedAfter, seconds));
@@ -221,6 +225,28 @@ public final class KernelOracle {
         .hz(250)
         .build();
     return Simulations.run(config);
+  }
+
+  /** The guest's trace read with its own SMT siblings and domain spans. */
+  private static dev.schedlab.oracle.kernel.KernelTrace trace(
+      String text, DomainResult domains, GuestWorkload workload) {
+    Map<Integer, List<Map.Entry<String, java.util.BitSet>>> levels = new java.util.TreeMap<>();
+    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu()).forEach((cpu, chain) -> {
+      List<String> keys = BehaviourComparison.keys(
+          chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList());
+      List<Map.Entry<String, java.util.BitSet>> spans = new ArrayList<>();
+      for (int i = 0; i < chain.size(); i++) {
+        spans.add(Map.entry(keys.get(i),
+            dev.schedlab.oracle.kernel.CpuList.parse(chain.get(i).span())));
+      }
+      levels.put(cpu, spans);
+    });
+    Topology topology = domains.topology();
+    return dev.schedlab.oracle.kernel.KernelTrace.read(text,
+        cpu -> cpu < topology.nrCpuIds()
+            ? dev.schedlab.oracle.kernel.CpuList.parse(topology.smtSiblings(cpu).toCpuList())
+            : new java.util.BitSet(),
+        levels, workload.program());
   }
 
   private static double uptime(String text) {

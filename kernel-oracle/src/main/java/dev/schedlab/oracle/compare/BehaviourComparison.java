@@ -115,6 +115,59 @@ public final class BehaviourComparison {
     return rows;
   }
 
+  /**
+   * The trace's figures against the simulator's: idle-to-task switches with a busy or with only
+   * idle SMT siblings ({@code smtContention}, {@code smtNoContention}), migrations per level (the
+   * simulator counts balancing moves per level and wakeup moves apart, so the per-level rows
+   * compare balancing only and the total compares everything), and the kernel's per-task CPU
+   * time of the workload (min, mean, max, CPU seconds per second).
+   */
+  public static List<OracleRow> traceRows(
+      dev.schedlab.oracle.kernel.KernelTrace trace, SimulationResult sim) {
+    List<OracleRow> rows = new ArrayList<>();
+    if (trace.events() == 0 || trace.seconds() <= 0) {
+      return rows;
+    }
+    double seconds = trace.seconds();
+    double simSeconds = sim.simulatedNs() / 1e9;
+    String section = "trace per s";
+    rows.add(OracleRow.figure(section, "idle->task, busy SMT sibling",
+        trace.idleToTaskBusySibling() / seconds, sim.smtContention() / simSeconds, TOLERANCE));
+    rows.add(OracleRow.figure(section, "idle->task, idle SMT siblings",
+        trace.idleToTaskIdleSiblings() / seconds, sim.smtNoContention() / simSeconds, TOLERANCE));
+    List<String> simLevels = keys(sim.levelNames());
+    long[] simMigrations = sim.migrationsPerLevel();
+    long kernelTotal = 0;
+    for (long n : trace.migrationsPerLevel().values()) {
+      kernelTotal += n;
+    }
+    long simTotal = sim.wakeupMigrations();
+    for (long n : simMigrations) {
+      simTotal += n;
+    }
+    List<String> levels = new ArrayList<>(simLevels);
+    trace.migrationsPerLevel().keySet().stream().filter(k -> !levels.contains(k))
+        .forEach(levels::add);
+    for (String level : levels) {
+      int at = simLevels.indexOf(level);
+      double simValue = at >= 0 && at < simMigrations.length ? simMigrations[at] : 0;
+      rows.add(OracleRow.figure(section, "migrations " + level + " (sim: balancing)",
+          trace.migrationsPerLevel().getOrDefault(level, 0L) / seconds, simValue / simSeconds,
+          TOLERANCE));
+    }
+    rows.add(OracleRow.figure(section, "migrations, all (sim: balancing + wakeup)",
+        kernelTotal / seconds, simTotal / simSeconds, TOLERANCE));
+    java.util.DoubleSummaryStatistics cpu = trace.taskCpuSeconds().values().stream()
+        .mapToDouble(v -> v / seconds).summaryStatistics();
+    if (cpu.getCount() > 0) {
+      String text = String.format(java.util.Locale.ROOT, "%.2f / %.2f / %.2f (%d tasks)",
+          cpu.getMin(), cpu.getAverage(), cpu.getMax(), cpu.getCount());
+      rows.add(new OracleRow(section, "workload task CPU s/s min/mean/max", text, "-",
+          cpu.getAverage(), Double.NaN, true));
+    }
+    return rows;
+  }
+
   private static String idleName(IdleType t) {
     return switch (t) {
       case BUSY -> "busy";
@@ -124,7 +177,7 @@ public final class BehaviourComparison {
   }
 
   /** Level names made unique bottom-up: the second NUMA level is {@code NUMA2}, and so on. */
-  static List<String> keys(List<String> names) {
+  public static List<String> keys(List<String> names) {
     Map<String, Integer> seen = new LinkedHashMap<>();
     List<String> out = new ArrayList<>();
     for (String n : names) {

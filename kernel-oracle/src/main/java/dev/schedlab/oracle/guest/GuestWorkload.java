@@ -88,11 +88,17 @@ public record GuestWorkload(
         "cat /proc/schedstat > $O/schedstat.before",
         "cat /proc/softirqs > $O/softirqs.before",
         "cat /proc/interrupts > $O/interrupts.before",
+        "T=/sys/kernel/tracing",
+        "if [ -d $T/events/sched ]; then echo 2048 > $T/buffer_size_kb; echo > $T/trace;"
+            + " echo 1 > $T/events/sched/sched_switch/enable;"
+            + " echo 1 > $T/events/sched/sched_migrate_task/enable; echo 1 > $T/tracing_on; fi",
         loop,
+        "[ -d $T/events/sched ] && echo 0 > $T/tracing_on",
         "cat /proc/schedstat > $O/schedstat.after",
         "cat /proc/softirqs > $O/softirqs.after",
         "cat /proc/interrupts > $O/interrupts.after",
         "cat /proc/uptime > $O/uptime.after",
+        "[ -f $T/trace ] && cat $T/trace > $O/trace.txt",
         "echo \"schedlab-oracle: workload done\"");
   }
 }
