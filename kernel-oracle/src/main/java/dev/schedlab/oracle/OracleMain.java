@@ -54,7 +54,8 @@ public final class OracleMain {
       Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
           : Files.createTempDirectory("schedlab-oracle");
       HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
-      KernelOracle oracle = new KernelOracle(tools, line -> err.println("schedlab kernel: " + line));
+      KernelOracle oracle =
+          new KernelOracle(tools, line -> err.println("schedlab kernel: " + line));
       KernelOracle.DomainResult result = oracle.domains(new KernelOracle.Request(
           shape, options.getOrDefault("--append", ""), kernel, accel, work));
       out.print(result.report().toText());
