@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module layering of DESIGN.md holds in the compiled main code: topology-api depends on no
- * other module of ours; policies-fair, policies-ext and hw-models pass the same reusable plugin
- * rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
+ * other module of ours; policies-fair, policies-ext, hw-models and workloads pass the same
+ * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
  * providers public final with @AutoService, no JDK randomness or clock, no mutable static state,
  * no cycles); policy families are independent; packages have no cycles.
  */
@@ -72,6 +72,12 @@ final class ArchitectureTest {
   }
 
   @Test
+  void workloads_followThePluginRules_withHdrHistogramForLatencyPercentiles() {
+    SchedlabArchitectureRules.pluginRules("dev.schedlab.workloads", "org.HdrHistogram..")
+        .check(classes);
+  }
+
+  @Test
   void policyFamilies_areIndependentOfEachOther() {
     ArchRule fairIgnoresExt =
         noClasses()
@@ -79,7 +85,8 @@ final class ArchitectureTest {
             .resideInAPackage("dev.schedlab.policies.fair..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("dev.schedlab.policies.ext..", "dev.schedlab.hw..")
+            .resideInAnyPackage(
+                "dev.schedlab.policies.ext..", "dev.schedlab.hw..", "dev.schedlab.workloads..")
             .allowEmptyShould(true);
     ArchRule extIgnoresFair =
         noClasses()
@@ -87,7 +94,8 @@ final class ArchitectureTest {
             .resideInAPackage("dev.schedlab.policies.ext..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("dev.schedlab.policies.fair..", "dev.schedlab.hw..")
+            .resideInAnyPackage(
+                "dev.schedlab.policies.fair..", "dev.schedlab.hw..", "dev.schedlab.workloads..")
             .allowEmptyShould(true);
     fairIgnoresExt.check(classes);
     extIgnoresFair.check(classes);
@@ -95,7 +103,7 @@ final class ArchitectureTest {
 
   @Test
   void providers_arePublicFinalAndRegisteredWithAutoService() {
-    // Every module, sched-core's workloads included, not just the plugin modules above.
+    // Every module, not just the plugin modules above.
     SchedlabArchitectureRules.providersArePublicFinalAndRegistered("dev.schedlab").check(classes);
   }
 
@@ -112,7 +120,8 @@ final class ArchitectureTest {
                 && classes.containPackage("dev.schedlab.spi")
                 && classes.containPackage("dev.schedlab.policies.fair.ilb")
                 && classes.containPackage("dev.schedlab.policies.ext.smtbuddy")
-                && classes.containPackage("dev.schedlab.hw.machines"))
+                && classes.containPackage("dev.schedlab.hw.machines")
+                && classes.containPackage("dev.schedlab.workloads"))
         .isTrue();
   }
 }
