@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The module layering of DESIGN.md holds in the compiled main code: topology-api depends on no
  * other module of ours; policies-fair, policies-ext, hw-models and workloads pass the same
- * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
- * providers public final with @AutoService, no JDK randomness or clock, no mutable static state,
- * no cycles); policy families are independent; packages have no cycles.
+ * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only
+ * topology-api, providers public final with @AutoService, no JDK randomness or clock, no mutable
+ * static state, no cycles); policy families are independent; the command line's packages are
+ * layered (args, reports, commands, the entry point); packages have no cycles.
  */
 final class ArchitectureTest {
 
@@ -102,6 +103,25 @@ final class ArchitectureTest {
   }
 
   @Test
+  void commandLine_layers_argsBelowReportsBelowCommands() {
+    // The root (Main) may use everything; nothing in the command line uses the root.
+    ArchRule argsUseNoOtherLayer = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.args..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.report..");
+    ArchRule reportsUseNoCommand = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.report..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.schedlab.cli", "dev.schedlab.cli.command..");
+    ArchRule commandsUseNoRoot = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.command..")
+        .should().dependOnClassesThat().resideInAPackage("dev.schedlab.cli");
+    argsUseNoOtherLayer.check(classes);
+    reportsUseNoCommand.check(classes);
+    commandsUseNoRoot.check(classes);
+  }
+
+  @Test
   void providers_arePublicFinalAndRegisteredWithAutoService() {
     // Every module, not just the plugin modules above.
     SchedlabArchitectureRules.providersArePublicFinalAndRegistered("dev.schedlab").check(classes);
@@ -121,7 +141,8 @@ final class ArchitectureTest {
                 && classes.containPackage("dev.schedlab.policies.fair.ilb")
                 && classes.containPackage("dev.schedlab.policies.ext.smtbuddy")
                 && classes.containPackage("dev.schedlab.hw.machines")
-                && classes.containPackage("dev.schedlab.workloads"))
+                && classes.containPackage("dev.schedlab.workloads")
+                && classes.containPackage("dev.schedlab.cli.args"))
         .isTrue();
   }
 }
