@@ -11,6 +11,8 @@ import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.PluginRef;
+import dev.schedlab.spi.view.ArrayCpuState;
+import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.HousekeepingType;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomains;
@@ -91,7 +93,7 @@ public   ExplainIlbCommand(Cli cli) {
         ? topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE)
         : TopologySource.cpuList("--housekeeping", housekeeping, nr);
     int kicker = kicker(topology, idleMask);
-    IdleSetState state = new IdleSetState(topology, idleMask, nohzMask);
+    ArrayCpuState state = frozenState(topology, idleMask, nohzMask);
     SchedDomains domains = SchedDomains.build(topology);
     MutableCpuMask candidates = CpuMasks.mutable(nr);
     candidates.and(nohzMask, housekeepingMask);
@@ -165,7 +167,7 @@ public   ExplainIlbCommand(Cli cli) {
 
   /** Why {@code cpu} was chosen, in the terms of the 7.3 patch's walk. */
   static String reason(
-      Topology topology, IdleSetState state, CpuMask candidates, int kicker, int cpu) {
+      Topology topology, CpuStateView state, CpuMask candidates, int kicker, int cpu) {
     int firstIdle = CpuMask.NO_CPU;
     int firstOnIdleCore = CpuMask.NO_CPU;
     for (int c = candidates.first(); c != CpuMask.NO_CPU; c = candidates.next(c)) {
@@ -211,7 +213,24 @@ public   ExplainIlbCommand(Cli cli) {
     return "fallback: idle CPU with busy sibling " + busy + " (no fully idle core)";
   }
 
-  private static String busySiblings(Topology topology, IdleSetState state, int cpu) {
+  /**
+   * The state the user describes, frozen: the CPUs of {@code idle} idle with nothing queued, every
+   * other CPU running one task at full utilisation, ticks stopped on the CPUs of {@code nohzIdle}.
+   */
+  private static ArrayCpuState frozenState(Topology topology, CpuMask idle, CpuMask nohzIdle) {
+    ArrayCpuState state =
+        new ArrayCpuState(topology).idleExactly(idle).nohzIdleExactly(nohzIdle);
+    for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+      if (topology.isPossible(cpu) && !state.isIdle(cpu)) {
+        state.runnableAvg(cpu, Topology.SCHED_CAPACITY_SCALE)
+            .utilAvg(cpu, topology.capacity(cpu))
+            .loadAvg(cpu, Topology.SCHED_CAPACITY_SCALE);
+      }
+    }
+    return state;
+  }
+
+  private static String busySiblings(Topology topology, CpuStateView state, int cpu) {
     MutableCpuMask busy = CpuMasks.mutable(topology.nrCpuIds());
     CpuMask siblings = topology.smtSiblings(cpu);
     for (int s = siblings.first(); s != CpuMask.NO_CPU; s = siblings.next(s)) {
@@ -223,7 +242,7 @@ public   ExplainIlbCommand(Cli cli) {
   }
 
   private static void text(
-      PrintStream out, Topology topology, IdleSetState state, CpuMask idleMask, CpuMask nohzMask,
+      PrintStream out, Topology topology, CpuStateView state, CpuMask idleMask, CpuMask nohzMask,
       CpuMask housekeepingMask, CpuMask candidates, int kicker, List<Selection> selections) {
     out.printf(Locale.ROOT, "machine %s: %d CPUs, SMT%d; kicking CPU %d (%s)%n", topology.name(),
         topology.cpuCount(), topology.smtWidth(), kicker,

@@ -1,21 +1,22 @@
-package dev.schedlab.policies.ext.fakes;
+package dev.schedlab.testkit.fakes;
 
 import dev.schedlab.cpumask.DistributeCursor;
 import dev.schedlab.spi.WakeupContext;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.BalanceActions;
 import dev.schedlab.spi.view.CpuStateView;
 
 /** A wakeup run on {@code wakingCpu}, with one distribute cursor per CPU kept across wakeups. */
 public final class FakeWakeupContext implements WakeupContext {
 
-  private final FakeCpuState state;
+  private final ArrayCpuState state;
   private final BalanceActions actions;
   private final DistributeCursor[] cursors;
   private int wakingCpu;
   private boolean fork;
 
   /** Wakeups over {@code state} and {@code actions}, run on CPU 0 until {@link #on} says. */
-  public FakeWakeupContext(FakeCpuState state, BalanceActions actions) {
+  public FakeWakeupContext(ArrayCpuState state, BalanceActions actions) {
     this.state = state;
     this.actions = actions;
     this.cursors = new DistributeCursor[state.nrCpuIds()];

@@ -1,12 +1,13 @@
-package dev.schedlab.policies.ext.fakes;
+package dev.schedlab.testkit.fakes;
 
 import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.BalanceActions;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runqueues of fake tasks behind a {@link FakeCpuState}, moved the way {@code detach_one_task()}
+ * Runqueues of fake tasks behind an {@link ArrayCpuState}, moved the way {@code detach_one_task()}
  * moves them: scanning the source's queued, not running tasks from the tail for one whose
  * affinity allows the destination. A move carries the task's runnable contribution from source
  * to destination (as {@code detach/attach_entity_load_avg()} do), so a policy that loops on
@@ -20,7 +21,7 @@ public final class FakeBalanceActions implements BalanceActions {
 
   private record Task(int id, CpuMask allowed, long runnable) {}
 
-  private final FakeCpuState state;
+  private final ArrayCpuState state;
   private final List<List<Task>> runqueues = new ArrayList<>();
   private final List<Move> moves = new ArrayList<>();
   private final List<Integer> intervalResets = new ArrayList<>();
@@ -28,7 +29,7 @@ public final class FakeBalanceActions implements BalanceActions {
   private int attempts;
 
   /** Empty runqueues over {@code state}. */
-  public FakeBalanceActions(FakeCpuState state) {
+  public FakeBalanceActions(ArrayCpuState state) {
     this.state = state;
     for (int cpu = 0; cpu < state.nrCpuIds(); cpu++) {
       runqueues.add(new ArrayList<>());
@@ -98,6 +99,6 @@ public final class FakeBalanceActions implements BalanceActions {
     for (Task t : queue) {
       runnable += t.runnable();
     }
-    state.nrRunning(cpu, queue.size()).runnable(cpu, runnable);
+    state.nrRunning(cpu, queue.size()).runnableAvg(cpu, runnable);
   }
 }

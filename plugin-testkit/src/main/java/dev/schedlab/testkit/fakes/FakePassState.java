@@ -1,4 +1,4 @@
-package dev.schedlab.policies.ext.fakes;
+package dev.schedlab.testkit.fakes;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;

@@ -1,4 +1,4 @@
-package dev.schedlab.policies.ext.fakes;
+package dev.schedlab.testkit.fakes;
 
 import dev.schedlab.cpumask.ScratchMaskPool;
 import dev.schedlab.spi.Counter;
@@ -14,9 +14,10 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
 /**
- * The creation context of one plugin: the machine and its sched domains, the plugin's parameters
- * resolved through its own descriptor (so validation is the real one), a fixed-seed random
- * stream, scratch masks that throw on misuse, and counters the test can read back.
+ * The creation context of one plugin: the machine and its sched domains (built on first use), the
+ * plugin's parameters resolved through its own descriptor (so validation is the real one), a
+ * fixed-seed random stream, scratch masks that throw on misuse ({@link
+ * ScratchMaskPool.MisusePolicy#THROW}: misuse fails the test), and counters the test can read back.
  */
 public final class FakePolicyContext implements PolicyContext {
 
@@ -28,12 +29,12 @@ public final class FakePolicyContext implements PolicyContext {
   private final Map<String, Counter> counters = new LinkedHashMap<>();
   private SchedDomains domains;
 
-  private FakePolicyContext(Topology topology, Parameters parameters, CpuStateView state) {
+  private FakePolicyContext(
+      Topology topology, Parameters parameters, CpuStateView state, ScratchMaskPool scratchMasks) {
     this.topology = topology;
     this.parameters = parameters;
     this.state = state;
-    this.scratchMasks =
-        new ScratchMaskPool(topology.nrCpuIds(), ScratchMaskPool.MisusePolicy.THROW);
+    this.scratchMasks = scratchMasks;
   }
 
   /** A context for {@code provider} with its default parameters. */
@@ -48,7 +49,22 @@ public final class FakePolicyContext implements PolicyContext {
       Topology topology,
       CpuStateView state,
       Map<String, String> overrides) {
-    return new FakePolicyContext(topology, provider.descriptor().resolve(overrides), state);
+    return of(provider, topology, state, overrides,
+        new ScratchMaskPool(topology.nrCpuIds(), ScratchMaskPool.MisusePolicy.THROW));
+  }
+
+  /**
+   * As above, sharing {@code scratchMasks} between contexts: a pool for thousands of CPUs is
+   * costly to build once per case of a sweep.
+   */
+  public static FakePolicyContext of(
+      PluginProvider provider,
+      Topology topology,
+      CpuStateView state,
+      Map<String, String> overrides,
+      ScratchMaskPool scratchMasks) {
+    return new FakePolicyContext(
+        topology, provider.descriptor().resolve(overrides), state, scratchMasks);
   }
 
   @Override
