@@ -1,6 +1,6 @@
 package dev.schedlab.cli.args;
 
-import dev.schedlab.spi.PluginKind;
+import dev.schedlab.core.PolicySlots;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.spi.PluginRef;
 import dev.schedlab.spi.PluginRegistry;
@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
 
 /**
  * One side of a comparison, written {@code NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]...}:
- * a profile (or a single policy plugin) and plugins added on top. An added plugin replaces one
- * already in the variant with the same id (to change its parameters) and, being an ILB selector
- * or a NOHZ registration rule, the variant's selector or rule (there is one of each); any other
- * plugin is appended. Without {@code NAME=} the specification is the name.
+ * a profile (or a single policy plugin) and plugins added on top, as {@link PolicySlots#add}
+ * adds them: an added plugin replaces one already in the variant with the same id (to change its
+ * parameters) and, being an ILB selector or a NOHZ registration rule, the variant's selector or
+ * rule (there is one of each); any other plugin is appended. Without {@code NAME=} the
+ * specification is the name.
  *
  * @param name the name reports use
  * @param spec the specification as written
@@ -66,7 +67,8 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
         }
         plugins.addAll(profile.get().profile().plugins());
       } else {
-        add(plugins, ref, policy(registry, text, ref.id(), i == 0), registry);
+        PolicySlots.add(plugins, ref,
+            policy(registry, text, ref.id(), i == 0).descriptor().kind(), registry);
       }
     }
     return new Variant(name, spec, plugins);
@@ -118,29 +120,12 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
         "--variant " + text + ": " + PluginRegistry.unknownMessage(what, id, known));
   }
 
-  private static void add(
-      List<PluginRef> plugins, PluginRef ref, PluginProvider provider, PluginRegistry registry) {
-    PluginKind kind = provider.descriptor().kind();
-    boolean singleSlot =
-        kind == PluginKind.ILB_SELECTOR || kind == PluginKind.NOHZ_IDLE_TRACKING;
-    for (int i = 0; i < plugins.size(); i++) {
-      PluginRef existing = plugins.get(i);
-      boolean sameSlot = singleSlot && registry.find(existing.id())
-          .map(p -> p.descriptor().kind() == kind).orElse(false);
-      if (existing.id().equals(ref.id()) || sameSlot) {
-        plugins.set(i, ref);
-        return;
-      }
-    }
-    plugins.add(ref);
-  }
-
-  /** The plugins as reports print them: {@code id[:key=value;...]}. */
   /** {@code name = plugin + plugin ...}, as the reports list the variants. */
   public String definition() {
     return name + " = " + String.join(" + ", pluginNames());
   }
 
+  /** The plugins as reports print them: {@code id[:key=value;...]}. */
   public List<String> pluginNames() {
     return PluginArguments.formatAll(plugins);
   }
