@@ -41,9 +41,9 @@ import picocli.CommandLine.Option;
  * (sensitivity studies: {@code -M smt_corun_compute=0.6,0.8}, {@code -E
  * ilb_visit_cost=100ns,1us,3us}); their CSV columns are {@code M.key} and {@code E.key}. Each
  * point's scenario is resolved, and so checked, before anything runs. {@code --metric key,...}
- * summarises more figures than {@link #METRICS}, by their key in {@code run --format csv}: a
- * workload's own figures ({@code workload_wakeup_p999_us}), plugin counters ({@code plugin_...})
- * or any other run metric ({@code ilb_duration_mean_us}).
+ * summarises more figures than {@link Metrics#SWEEP_DEFAULTS}, by their key in {@code run --format
+ * csv}: a workload's own figures ({@code workload_wakeup_p999_us}), plugin counters ({@code
+ * plugin_...}) or any other run metric ({@code ilb_duration_mean_us}).
  */
 @Command(
     name = "sweep",
@@ -61,13 +61,6 @@ public final class SweepCommand implements Callable<Integer> {
 
   /** The most runs one sweep may ask for. */
   static final int MAX_RUNS = 100_000;
-
-  /** The metrics summarised. */
-  static final List<String> METRICS = List.of(
-      "throughput", "smt_contention", "smt_no_contention", "ilb_kicks",
-      "ilb_busy_sibling_choices", "softirq_per_s", "lb_attempts_per_s", "migrations",
-      "wakeup_migrations", "wakeup_latency_p99_us", "wasted_core_ms", "busy_pct",
-      "sim_seconds_per_wall_second");
 
   private final Cli cli;
 
@@ -161,13 +154,13 @@ public   SweepCommand(Cli cli) {
   }
 
   /**
-   * {@link #METRICS} followed by the {@code --metric} keys not among them.
+   * {@link Metrics#SWEEP_DEFAULTS} followed by the {@code --metric} keys not among them.
    *
    * @throws BadInputException for a key that no run can report: not a run metric and not a
    *     workload figure or plugin counter
    */
   static List<String> metrics(List<String> extra) {
-    List<String> metrics = new ArrayList<>(METRICS);
+    List<String> metrics = new ArrayList<>(Metrics.SWEEP_DEFAULTS);
     for (String key : extra) {
       String k = key.trim();
       boolean deferred = Metrics.isPrefixed(k);

@@ -21,11 +21,6 @@ public final class HtmlReport {
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"
   };
 
-  /** The metrics drawn as bars. */
-  private static final List<String> BAR_METRICS = List.of(
-      "throughput", "smt_contention", "ilb_kicks", "ilb_busy_sibling_choices", "softirq_per_s",
-      "lb_attempts_per_s", "migrations", "wakeup_migrations", "wasted_core_ms", "busy_pct");
-
   private HtmlReport() {}
 
   /** The page for {@code report}. */
@@ -69,13 +64,13 @@ public final class HtmlReport {
     int barArea = 600;
     int barHeight = 14;
     int rowHeight = variants * barHeight + 10;
-    int height = BAR_METRICS.size() * rowHeight + 10;
+    int height = Metrics.CHART.size() * rowHeight + 10;
     StringBuilder svg = new StringBuilder();
     svg.append(String.format(Locale.ROOT,
         "<svg class=\"metrics\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
             + " font-size=\"12\">%n", labelWidth + barArea + 120, height));
-    for (int m = 0; m < BAR_METRICS.size(); m++) {
-      String key = BAR_METRICS.get(m);
+    for (int m = 0; m < Metrics.CHART.size(); m++) {
+      String key = Metrics.CHART.get(m);
       double max = 0;
       for (Map<String, Object> values : metrics) {
         max = Math.max(max, Math.abs(Metrics.number(values, key)));

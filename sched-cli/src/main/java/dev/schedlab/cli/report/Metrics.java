@@ -1,5 +1,7 @@
 package dev.schedlab.cli.report;
 
+import dev.schedlab.cli.report.Metric.Better;
+import dev.schedlab.cli.report.Metric.Use;
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.core.stats.CpuTime;
@@ -9,167 +11,333 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
- * The figures every report shows for one run, by their JSON key: the workload's own metric, the
- * statistics the kernel threads argued with (SMT contention, ILB kicks, SCHED_SOFTIRQ, balancing
- * attempts, migrations), the wasted-core oracle and the engine's speed.
+ * The catalogue of report figures: every metric of {@code run}, {@code compare} and {@code sweep}
+ * declared once, in the order of the JSON report ({@link #CATALOGUE}), and what is derived from it:
+ * the comparison table's rows ({@link #ROWS}), the numeric keys of JSON and CSV ({@link
+ * #NUMBERS}), sweep's default metrics ({@link #SWEEP_DEFAULTS}), the HTML page's bar charts
+ * ({@link #CHART}) and the metric tables of {@code docs/reports.md} (rendered by a test that fails
+ * when the page and the catalogue disagree). Adding a figure takes its entry here and the site in
+ * the engine that counts it.
+ *
+ * <p>The catalogue lives in the command line, not in sched-core's statistics: the engine's {@link
+ * SimulationResult} keeps the raw counts under its public accessors, and which of them a report
+ * shows, under which name, unit and direction, is the report's decision (the engine is also
+ * restructured separately, and its accessors are the stable surface).
  */
 public final class Metrics {
+
+  /** A figure or a family of figures of the catalogue. */
+  public sealed interface Entry permits Metric, Family {
+    /** Puts the figures of {@code result} this entry declares into {@code into}. */
+    void put(SimulationResult result, Map<String, Object> into);
+  }
+
+  /**
+   * Figures whose names only a run knows (a workload's own figures, plugin counters), keyed by a
+   * prefix and the run's name for each.
+   *
+   * @param pattern the key pattern, for messages and docs ({@code workload_<name>})
+   * @param prefixes the prefixes its keys start with
+   * @param counts what they count, in the words of {@code docs/reports.md}
+   * @param kernel their kernel counterpart, or {@code —}
+   * @param put puts a run's figures of the family into a report
+   */
+  public record Family(
+      String pattern,
+      List<String> prefixes,
+      String counts,
+      String kernel,
+      BiConsumer<SimulationResult, Map<String, Object>> put) implements Entry {
+
+    public Family {
+      prefixes = List.copyOf(prefixes);
+    }
+
+    @Override
+    public void put(SimulationResult result, Map<String, Object> into) {
+      put.accept(result, into);
+    }
+
+    /** Whether {@code key} names a figure of this family: {@code workload_x}, not a prefix. */
+    public boolean contains(String key) {
+      for (String prefix : prefixes) {
+        if (key.startsWith(prefix) && key.length() > prefix.length()) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
 
   /**
    * A metric as the comparison table shows it.
    *
    * @param key the JSON key
    * @param label the row label
-   * @param higherIsBetter direction of improvement, null when neither (engine speed aside)
+   * @param better direction of improvement
    */
-  record Row(String key, String label, Boolean higherIsBetter) {}
-
-  /** The table rows after the workload's metric, in order. */
-  static final List<Row> ROWS = List.of(
-      new Row("smt_contention", "SMT contention (idle->task, sibling busy)", false),
-      new Row("smt_no_contention", "SMT no contention (sibling idle)", null),
-      new Row("ilb_kicks", "ILB kicks (IPIs sent)", null),
-      new Row("ilb_kicks_pending", "ILB kicks found already pending (no IPI)", null),
-      new Row("ilb_busy_sibling_choices", "ILB choices next to a busy sibling", false),
-      new Row("ilb_runs", "ILB passes run", null),
-      new Row("ilb_duration_mean_us", "ILB pass mean duration (us)", null),
-      new Row("softirq_per_s", "SCHED_SOFTIRQ per second", null),
-      new Row("lb_attempts_per_s", "load-balance attempts per second", null),
-      new Row("lb_gained", "tasks moved by balancing (lb_gained)", null),
-      new Row("migrations", "migrations by balancing", null),
-      new Row("wakeup_migrations", "wakeup migrations", null),
-      new Row("wakeup_latency_p99_us", "wakeup latency p99 (us)", false),
-      new Row("rq_lock_hold_mean_us", "rq-lock hold in balancing, mean (us)", false),
-      new Row("wasted_core_ms", "wasted core: CPU idle while a task waits (ms)", false),
-      new Row("busy_pct", "CPU busy (%)", null),
-      new Row("overhead_pct", "balancing overhead (% of CPU time)", false),
-      new Row("sim_seconds_per_wall_second", "engine: simulated s per wall s", null));
+  public record Row(String key, String label, Better better) {}
 
   /** Keys of a workload's own figures start with this. */
-  static final String WORKLOAD_PREFIX = "workload_";
+  public static final String WORKLOAD_PREFIX = "workload_";
 
   /** Keys of plugin counters start with this. */
-  static final String PLUGIN_PREFIX = "plugin_";
+  public static final String PLUGIN_PREFIX = "plugin_";
 
   /** Keys of the tasks balancing passed over ({@link MigrationSkip}) start with this. */
-  static final String SKIP_PREFIX = "lb_skip_";
+  public static final String SKIP_PREFIX = "lb_skip_";
 
   /** Keys of placement counts ({@link PlacementPath}) start with this. */
   public static final String PLACEMENT_PREFIX = "placement_";
 
-  /** The numeric keys of {@link #of} other than the workload's and plugins' own, in order. */
-  public static final List<String> NUMBERS = numbers();
+  /** Every figure of a run, in the order of the JSON report. */
+  public static final List<Entry> CATALOGUE = catalogue();
 
-  private static List<String> numbers() {
-    List<String> keys = new ArrayList<>(List.of(
-        "throughput", "smt_contention", "smt_no_contention", "ilb_kicks", "ilb_kick_calls",
-        "ilb_kicks_pending", "ilb_no_idle_cpu", "ilb_busy_sibling_choices", "ilb_cpus_examined",
-        "ilb_runs", "ilb_duration_mean_us", "softirq", "softirq_per_s", "lb_attempts",
-        "lb_attempts_per_s", "lb_balanced", "lb_failed", "lb_gained"));
-    for (MigrationSkip reason : MigrationSkip.values()) {
-      keys.add(skipKey(reason));
-    }
-    keys.addAll(List.of("migrations", "wakeup_migrations", "wakeup_latency_p50_us",
-        "wakeup_latency_p99_us"));
-    for (PlacementPath path : PlacementPath.ALL) {
-      keys.add(PLACEMENT_PREFIX + path.key());
-    }
-    keys.addAll(List.of("rq_lock_hold_mean_us", "wasted_core_ms", "busy_pct", "overhead_pct",
-        "tasks", "events", "events_per_s", "sim_seconds_per_wall_second"));
-    return List.copyOf(keys);
-  }
+  /** The single figures of {@link #CATALOGUE} (families of open names left out), in order. */
+  public static final List<Metric> METRICS = CATALOGUE.stream()
+      .filter(Metric.class::isInstance).map(Metric.class::cast).toList();
+
+  /** The families of open names of {@link #CATALOGUE}, in order. */
+  public static final List<Family> FAMILIES = CATALOGUE.stream()
+      .filter(Family.class::isInstance).map(Family.class::cast).toList();
+
+  /** The table rows after the workload's metric, in order. */
+  public static final List<Row> ROWS = METRICS.stream().filter(m -> m.is(Use.TABLE))
+      .map(m -> new Row(m.key(), m.label(), m.better())).toList();
+
+  /** The numeric keys of {@link #of} other than those of a family of open names, in order. */
+  public static final List<String> NUMBERS = keys(Use.NUMBER);
+
+  /** The metrics {@code sweep} summarises unless asked for more. */
+  public static final List<String> SWEEP_DEFAULTS = keys(Use.SWEEP);
+
+  /** The metrics the HTML page draws as bars. */
+  public static final List<String> CHART = keys(Use.CHART);
 
   private Metrics() {}
 
-  /** The metric key of the tasks passed over for {@code reason}. */
-  static String skipKey(MigrationSkip reason) {
-    return SKIP_PREFIX + reason.key();
-  }
-
-  /** Whether {@code key} names a workload figure or plugin counter ({@code workload_x}, ...). */
-  public static boolean isPrefixed(String key) {
-    return key.startsWith(WORKLOAD_PREFIX) && key.length() > WORKLOAD_PREFIX.length()
-        || key.startsWith(PLUGIN_PREFIX) && key.length() > PLUGIN_PREFIX.length();
-  }
-
-  /** Every metric of {@code r}, keyed as in the JSON report. */
-  public static Map<String, Object> of(SimulationResult r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    double seconds = r.simulatedNs() / 1e9;
-    m.put("throughput", r.workload().value());
-    m.put("throughput_unit", r.workload().unit());
-    m.put("throughput_metric", r.workload().metric());
-    m.put("higher_is_better", r.workload().higherIsBetter());
-    m.put("smt_contention", r.smtContention());
-    m.put("smt_no_contention", r.smtNoContention());
-    m.put("ilb_kicks", r.ilb().ipis());
-    m.put("ilb_kick_calls", r.ilb().kickCalls());
-    m.put("ilb_kicks_pending", r.ilb().alreadyPending());
-    m.put("ilb_no_idle_cpu", r.ilb().noIlb());
-    m.put("ilb_busy_sibling_choices", r.ilb().choicesWithBusySibling());
-    m.put("ilb_cpus_examined", r.ilb().cpusExamined());
-    m.put("ilb_runs", r.ilb().runs());
-    m.put("ilb_duration_mean_us", r.ilbDuration().meanNs() / 1e3);
-    m.put("softirq", r.softirqs());
-    m.put("softirq_per_s", r.softirqs() / seconds);
-    long attempts = r.lbStats().lbTotal(LbField.COUNT);
-    m.put("lb_attempts", attempts);
-    m.put("lb_attempts_per_s", attempts / seconds);
-    m.put("lb_balanced", r.lbStats().lbTotal(LbField.BALANCED));
-    m.put("lb_failed", r.lbStats().lbTotal(LbField.FAILED));
-    m.put("lb_gained", r.lbStats().lbTotal(LbField.GAINED));
+  private static List<Entry> catalogue() {
+    List<Entry> c = new ArrayList<>();
+    c.add(Metric.of("throughput", r -> r.workload().value())
+        .withBetter(Better.WORKLOAD).withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("the workload's own metric, by its own name and unit (the table's first row:"
+            + " `throughput (FLOP/s, higher is better)`, `time (s, lower is better)`, ...)",
+            "the benchmark's own figure"));
+    c.add(Metric.of("throughput_unit", r -> r.workload().unit()).notANumber()
+        .withDoc("the unit of `throughput`", "—"));
+    c.add(Metric.of("throughput_metric", r -> r.workload().metric()).notANumber()
+        .withDoc("the name of the workload's metric (`throughput`, `time`, ...)", "—"));
+    c.add(Metric.of("higher_is_better", r -> r.workload().higherIsBetter()).notANumber()
+        .withDoc("whether a higher `throughput` is better", "—"));
+    c.add(Metric.of("smt_contention", r -> r.smtContention())
+        .withLabel("SMT contention (idle->task, sibling busy)").withBetter(Better.LOWER)
+        .withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("switches of a CPU from idle to a task while an SMT sibling was busy (running a"
+            + " task, or balancing)", "the thread's bpftrace \"SMT contention\""));
+    c.add(Metric.of("smt_no_contention", r -> r.smtNoContention())
+        .withLabel("SMT no contention (sibling idle)").withUse(Use.SWEEP)
+        .withDoc("the same switches with every sibling idle", "—"));
+    c.add(Metric.of("ilb_kicks", r -> r.ilb().ipis())
+        .withLabel("ILB kicks (IPIs sent)").withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("`kick_ilb()` calls that sent the NOHZ IPI",
+            "`smp_call_function_single_async()` in `kick_ilb()`"));
+    c.add(Metric.of("ilb_kick_calls", r -> r.ilb().kickCalls())
+        .withDoc("`kick_ilb()` calls, whether they sent an IPI or not", "`kick_ilb()`"));
+    c.add(Metric.of("ilb_kicks_pending", r -> r.ilb().alreadyPending())
+        .withLabel("ILB kicks found already pending (no IPI)")
+        .withDoc("kicks that found the chosen ILB's `nohz_flags` already set, so sent nothing",
+            "the early return of `kick_ilb()`"));
+    c.add(Metric.of("ilb_no_idle_cpu", r -> r.ilb().noIlb())
+        .withDoc("kicks for which `find_new_ilb()` found no CPU",
+            "`find_new_ilb()` returning `nr_cpu_ids`"));
+    c.add(Metric.of("ilb_busy_sibling_choices", r -> r.ilb().choicesWithBusySibling())
+        .withLabel("ILB choices next to a busy sibling").withBetter(Better.LOWER)
+        .withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("`find_new_ilb()` results whose SMT sibling ran a task",
+            "what the 7.3 idle-core rule avoids"));
+    c.add(Metric.of("ilb_cpus_examined", r -> r.ilb().cpusExamined())
+        .withDoc("CPUs `find_new_ilb()` examined, over all kicks", "—"));
+    c.add(Metric.of("ilb_runs", r -> r.ilb().runs())
+        .withLabel("ILB passes run")
+        .withDoc("`_nohz_idle_balance()` passes", "SCHED_SOFTIRQ raised by `nohz_csd_func()`"));
+    c.add(Metric.of("ilb_duration_mean_us", r -> r.ilbDuration().meanNs() / 1e3)
+        .withLabel("ILB pass mean duration (us)").withUnit("us")
+        .withDoc("mean of one pass over `nohz.idle_cpus_mask`, costed by the engine's balance"
+            + " cost model", "the thread's ILB-duration histogram"));
+    c.add(Metric.of("softirq", r -> r.softirqs())
+        .withDoc("SCHED_SOFTIRQ runs, from ticks and from kicks", "`/proc/softirqs` SCHED row"));
+    c.add(Metric.of("softirq_per_s", r -> r.softirqs() / seconds(r))
+        .withLabel("SCHED_SOFTIRQ per second").withUnit("1/s").withUse(Use.CHART)
+        .withUse(Use.SWEEP)
+        .withDoc("softirqs from ticks (`sched_balance_trigger()`) plus from kicks",
+            "`/proc/softirqs` SCHED row"));
+    c.add(Metric.of("lb_attempts", r -> r.lbStats().lbTotal(LbField.COUNT))
+        .withDoc("`lb_count` summed over CPUs, domains and idle types",
+            "schedstat v17 `lb_count`"));
+    c.add(Metric.of("lb_attempts_per_s", r -> r.lbStats().lbTotal(LbField.COUNT) / seconds(r))
+        .withLabel("load-balance attempts per second").withUnit("1/s").withUse(Use.CHART)
+        .withUse(Use.SWEEP)
+        .withDoc("`lb_count` summed over CPUs, domains and idle types, per simulated second",
+            "schedstat v17 `lb_count`"));
+    c.add(Metric.of("lb_balanced", r -> r.lbStats().lbTotal(LbField.BALANCED))
+        .withDoc("`lb_balanced` summed", "schedstat v17"));
+    c.add(Metric.of("lb_failed", r -> r.lbStats().lbTotal(LbField.FAILED))
+        .withDoc("`lb_failed` summed", "schedstat v17"));
+    c.add(Metric.of("lb_gained", r -> r.lbStats().lbTotal(LbField.GAINED))
+        .withLabel("tasks moved by balancing (lb_gained)")
+        .withDoc("`lb_gained` summed", "schedstat v17"));
     for (MigrationSkip reason : MigrationSkip.values()) {
-      m.put(skipKey(reason), r.lbStats().skips(reason));
+      c.add(Metric.of(skipKey(reason), r -> r.lbStats().skips(reason))
+          .inFamily(SKIP_PREFIX + "<reason>")
+          .withDoc("tasks `detach_tasks()` passed over, by reason (below)",
+              "`nr_failed_migrations_affine/_running/_hot`, and two reasons of the model's own"));
     }
+    c.add(Metric.of("migrations", Metrics::migrations)
+        .withLabel("migrations by balancing").withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("every balancer move: periodic, newidle, ILB, active balance and plugin pushes",
+            "—"));
+    c.add(Metric.of("migrations_per_level", Metrics::migrationsPerLevel).notANumber()
+        .withDoc("the same per domain level, by the level's name", "—"));
+    c.add(Metric.of("wakeup_migrations", r -> r.wakeupMigrations())
+        .withLabel("wakeup migrations").withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("wakeups placed on another CPU than the task's previous one",
+            "`se.statistics.nr_wakeups_migrate` summed"));
+    c.add(Metric.of("wakeup_latency_p50_us", r -> r.wakeupLatency().p50Ns() / 1e3)
+        .withUnit("us")
+        .withDoc("the median of the time from a wakeup to the task running", "the `runqlat` view"));
+    c.add(Metric.of("wakeup_latency_p99_us", r -> r.wakeupLatency().p99Ns() / 1e3)
+        .withLabel("wakeup latency p99 (us)").withUnit("us").withBetter(Better.LOWER)
+        .withUse(Use.SWEEP)
+        .withDoc("from a wakeup to the task running, over all woken tasks", "the `runqlat` view"));
+    for (PlacementPath path : PlacementPath.ALL) {
+      c.add(Metric.of(PLACEMENT_PREFIX + path.key(), r -> r.placements(path))
+          .inFamily(PLACEMENT_PREFIX + "<path>")
+          .withDoc("forks and wakeups by the step of `select_task_rq()` that placed them (below)",
+              "the steps of `select_task_rq_fair()`"));
+    }
+    c.add(Metric.of("rq_lock_hold_mean_us", r -> r.rqLockHold().meanNs() / 1e3)
+        .withLabel("rq-lock hold in balancing, mean (us)").withUnit("us").withBetter(Better.LOWER)
+        .withDoc("how long `detach_tasks()` holds the source runqueue lock",
+            "the thread's lock-hold histogram"));
+    c.add(Metric.of("wasted_core_ms", r -> r.wastedCoreNs() / 1e6)
+        .withLabel("wasted core: CPU idle while a task waits (ms)").withUnit("ms")
+        .withBetter(Better.LOWER).withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("∫ min(CPUs with nothing to run, tasks waiting behind a running task) dt,"
+            + " affinity ignored", "the \"wasted cores\" measure of Lozi et al. (EuroSys 2016)"));
+    c.add(Metric.of("busy_pct", r -> percentOfCpuTime(r, busyNs(r)))
+        .withLabel("CPU busy (%)").withUnit("%").withUse(Use.CHART).withUse(Use.SWEEP)
+        .withDoc("task plus balancing time over all CPUs", "—"));
+    c.add(Metric.of("overhead_pct", r -> percentOfCpuTime(r, overheadNs(r)))
+        .withLabel("balancing overhead (% of CPU time)").withUnit("%").withBetter(Better.LOWER)
+        .withDoc("time spent balancing (ILB passes, newidle, periodic)", "—"));
+    c.add(Metric.of("tasks", r -> r.tasksCreated())
+        .withDoc("tasks created", "—"));
+    c.add(new Family("workload_<name>", List.of(WORKLOAD_PREFIX),
+        "the workload's own figures, for example `workload_wakeup_p999_us` of `wl.schbench`,"
+            + " `workload_as_wake_to_run_us_mean` of `wl.build`", "—",
+        (r, m) -> {
+          for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
+            m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
+          }
+        }));
+    c.add(new Family("plugin_<plugin id>.<name>", List.of(PLUGIN_PREFIX),
+        "plugin counters; the engine's own counters too: `plugin_engine.ilb_aborts`, ILB passes"
+            + " cut short by a wakeup, `plugin_engine.deep_idle_exits`, IPIs that woke a core from"
+            + " the deep idle state of `-E deep_idle_exit`", "—",
+        (r, m) -> {
+          for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
+            m.put(PLUGIN_PREFIX + e.getKey(), e.getValue());
+          }
+        }));
+    c.add(Metric.of("events", r -> r.performance().eventsProcessed())
+        .withDoc("events the engine processed", "—"));
+    c.add(Metric.of("events_per_s", r -> r.performance().eventsPerSecond())
+        .withUnit("1/s").withUse(Use.WALL_CLOCK)
+        .withDoc("events per wall-clock second; not deterministic", "—"));
+    c.add(Metric.of("sim_seconds_per_wall_second", r -> r.simulatedPerWallSecond())
+        .withLabel("engine: simulated s per wall s").withUse(Use.SWEEP).withUse(Use.WALL_CLOCK)
+        .withDoc("simulated seconds per wall-clock second; not deterministic", "—"));
+    return List.copyOf(c);
+  }
+
+  private static List<String> keys(Use use) {
+    return METRICS.stream().filter(m -> m.is(use)).map(Metric::key).toList();
+  }
+
+  private static double seconds(SimulationResult r) {
+    return r.simulatedNs() / 1e9;
+  }
+
+  private static long migrations(SimulationResult r) {
     long migrations = 0;
     for (long n : r.migrationsPerLevel()) {
       migrations += n;
     }
-    m.put("migrations", migrations);
+    return migrations;
+  }
+
+  private static Map<String, Object> migrationsPerLevel(SimulationResult r) {
     Map<String, Object> perLevel = new LinkedHashMap<>();
     long[] levels = r.migrationsPerLevel();
     for (int level = 0; level < levels.length; level++) {
       perLevel.put(levelName(r, level), levels[level]);
     }
-    m.put("migrations_per_level", perLevel);
-    m.put("wakeup_migrations", r.wakeupMigrations());
-    m.put("wakeup_latency_p50_us", r.wakeupLatency().p50Ns() / 1e3);
-    m.put("wakeup_latency_p99_us", r.wakeupLatency().p99Ns() / 1e3);
-    for (PlacementPath path : PlacementPath.ALL) {
-      m.put(PLACEMENT_PREFIX + path.key(), r.placements(path));
-    }
-    m.put("rq_lock_hold_mean_us", r.rqLockHold().meanNs() / 1e3);
-    m.put("wasted_core_ms", r.wastedCoreNs() / 1e6);
+    return perLevel;
+  }
+
+  private static long busyNs(SimulationResult r) {
     long busy = 0;
-    long overhead = 0;
     for (CpuTime t : r.cpuTimes()) {
       busy += t.busyNs();
+    }
+    return busy;
+  }
+
+  private static long overheadNs(SimulationResult r) {
+    long overhead = 0;
+    for (CpuTime t : r.cpuTimes()) {
       overhead += t.overheadNs();
     }
+    return overhead;
+  }
+
+  private static double percentOfCpuTime(SimulationResult r, long ns) {
     double cpuNs = (double) r.nrCpus() * r.simulatedNs();
-    m.put("busy_pct", cpuNs == 0 ? 0 : 100.0 * busy / cpuNs);
-    m.put("overhead_pct", cpuNs == 0 ? 0 : 100.0 * overhead / cpuNs);
-    m.put("tasks", r.tasksCreated());
-    for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
-      m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
+    return cpuNs == 0 ? 0 : 100.0 * ns / cpuNs;
+  }
+
+  /** The metric key of the tasks passed over for {@code reason}. */
+  public static String skipKey(MigrationSkip reason) {
+    return SKIP_PREFIX + reason.key();
+  }
+
+  /** Whether {@code key} names a figure of a family of open names ({@code workload_x}, ...). */
+  public static boolean isPrefixed(String key) {
+    for (Family family : FAMILIES) {
+      if (family.contains(key)) {
+        return true;
+      }
     }
-    for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
-      m.put(PLUGIN_PREFIX + e.getKey(), e.getValue());
+    return false;
+  }
+
+  /** Every metric of {@code r}, keyed as in the JSON report. */
+  public static Map<String, Object> of(SimulationResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (Entry entry : CATALOGUE) {
+      entry.put(r, m);
     }
-    m.put("events", r.performance().eventsProcessed());
-    m.put("events_per_s", r.performance().eventsPerSecond());
-    m.put("sim_seconds_per_wall_second", r.simulatedPerWallSecond());
     return m;
   }
 
   /** The name of domain level {@code level}, as the run's deepest CPU names it. */
-  static String levelName(SimulationResult r, int level) {
+  public static String levelName(SimulationResult r, int level) {
     return level < r.levelNames().size() ? r.levelNames().get(level) : "level" + level;
   }
 
-  /** A metric's numeric value, or NaN when it is not a number. */
   /**
    * The table label of the workload's own metric in the figures {@code run}: its name, unit and
    * direction, {@code time (s, lower is better)}.
@@ -180,16 +348,17 @@ public final class Metrics {
         + (higher ? "higher" : "lower") + " is better)";
   }
 
-  /** The table label of {@code key}: {@link #ROWS}' label, or the key itself. */
+  /** The table label of {@code key}: its catalogue label, or the key itself. */
   public static String label(String key) {
-    for (Row row : ROWS) {
-      if (row.key().equals(key)) {
-        return row.label();
+    for (Metric metric : METRICS) {
+      if (metric.key().equals(key) && metric.label() != null) {
+        return metric.label();
       }
     }
     return key;
   }
 
+  /** A metric's numeric value, or NaN when it is not a number. */
   public static double number(Map<String, Object> metrics, String key) {
     Object v = metrics.get(key);
     return v instanceof Number n ? n.doubleValue() : Double.NaN;
@@ -197,6 +366,11 @@ public final class Metrics {
 
   /** Keys whose value is deterministic per configuration and seed (engine speed excluded). */
   public static boolean deterministic(String key) {
-    return !key.equals("events_per_s") && !key.equals("sim_seconds_per_wall_second");
+    for (Metric metric : METRICS) {
+      if (metric.key().equals(key)) {
+        return !metric.is(Use.WALL_CLOCK);
+      }
+    }
+    return true;
   }
 }

@@ -29,7 +29,7 @@ final class SweepCommandTest {
     assertThat(rows.get(0)).containsExactly("machine", "workload", "variant", "metric", "unit",
         "runs", "mean", "stddev", "min", "max", "change_pct", "paired_change_pct",
         "seeds_higher", "seeds_lower", "sign_test_p");
-    assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
+    assertThat(rows).hasSize(1 + 2 * Metrics.SWEEP_DEFAULTS.size());
     for (List<String> row : rows.subList(1, rows.size())) {
       assertThat(row.get(5)).isEqualTo("3");
       double mean = Double.parseDouble(row.get(6));
@@ -40,8 +40,8 @@ final class SweepCommandTest {
     }
     assertThat(rows.get(1).get(2)).isEqualTo("old");
     assertThat(rows.get(1).subList(10, 15)).containsOnly("");
-    assertThat(rows.get(1 + SweepCommand.METRICS.size()).get(2)).isEqualTo("new");
-    for (List<String> row : rows.subList(1 + SweepCommand.METRICS.size(), rows.size())) {
+    assertThat(rows.get(1 + Metrics.SWEEP_DEFAULTS.size()).get(2)).isEqualTo("new");
+    for (List<String> row : rows.subList(1 + Metrics.SWEEP_DEFAULTS.size(), rows.size())) {
       // Three seeds, each either higher, lower or equal under the second variant.
       assertThat(Integer.parseInt(row.get(12)) + Integer.parseInt(row.get(13)))
           .isBetween(0, 3);
@@ -83,7 +83,7 @@ final class SweepCommandTest {
     args.addAll(List.of("-W", "workers=2,4", "--seeds", "1"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "workers", "metric");
-    assertThat(rows).hasSize(1 + 2 * 2 * SweepCommand.METRICS.size());
+    assertThat(rows).hasSize(1 + 2 * 2 * Metrics.SWEEP_DEFAULTS.size());
     assertThat(rows.subList(1, rows.size())).extracting(r -> r.get(3)).containsOnly("2", "4");
   }
 
@@ -95,7 +95,7 @@ final class SweepCommandTest {
     args.addAll(List.of("-E", "ipi_latency=1us,400us", "--seeds", "1", "-W", "workers=2"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "E.ipi_latency", "metric");
-    assertThat(rows).hasSize(1 + 2 * 2 * SweepCommand.METRICS.size());
+    assertThat(rows).hasSize(1 + 2 * 2 * Metrics.SWEEP_DEFAULTS.size());
     // A remote wakeup onto an idle CPU waits for the IPI: p99 wakeup latency follows the setting.
     List<Double> p99 = rows.stream()
         .filter(r -> r.get(2).equals("old") && r.get(4).equals("wakeup_latency_p99_us"))
@@ -113,7 +113,7 @@ final class SweepCommandTest {
         "--seeds", "1", "--threads", "2"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "M.shape", "metric");
-    assertThat(rows).hasSize(1 + 2 * SweepCommand.METRICS.size());
+    assertThat(rows).hasSize(1 + 2 * Metrics.SWEEP_DEFAULTS.size());
     // The same 16 workers keep 8 CPUs busier than 16: each point ran on its own machine.
     List<Double> busy = rows.stream()
         .filter(r -> r.get(4).equals("busy_pct"))
@@ -215,7 +215,7 @@ final class SweepCommandTest {
     args.addAll(List.of("--metric", "workload_wakeup_p999_us,ilb_runs", "--metric",
         "busy_pct"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
-    int perVariant = SweepCommand.METRICS.size() + 2;
+    int perVariant = Metrics.SWEEP_DEFAULTS.size() + 2;
     assertThat(rows).hasSize(1 + 2 * perVariant);
     assertThat(rows.subList(1, 1 + perVariant)).extracting(r -> r.get(3))
         .endsWith("workload_wakeup_p999_us", "ilb_runs");
