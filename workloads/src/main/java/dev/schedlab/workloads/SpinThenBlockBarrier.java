@@ -147,21 +147,6 @@ final class SpinThenBlockBarrier {
     return generation;
   }
 
-  /** Arrivals at the barrier, the last arriver of each generation included. */
-  long arrivals() {
-    return arrivals;
-  }
-
-  /** Total time between arriving and leaving, summed over arrivals, in ns. */
-  long waitNs() {
-    return waitNs;
-  }
-
-  /** Arrivals whose spin ran out so that the thread slept. */
-  long sleeps() {
-    return sleeps;
-  }
-
   /**
    * Adds {@code barrier_wait_mean_us} (mean time from arrival to leaving), {@code
    * barrier_wait_fraction} (share of the threads' time spent waiting) and {@code

@@ -222,11 +222,6 @@ public final class Recording implements SimulationListener {
     return width <= 0 ? 0 : Math.min(1.0, (double) busyNs[cpu * BUCKETS + bucket] / width);
   }
 
-  /** Width of one heat-map bucket. */
-  long bucketNs() {
-    return bucketNs;
-  }
-
   /** Number of buckets holding simulated time. */
   int bucketCount() {
     return (int) Math.min(BUCKETS, (durationNs + bucketNs - 1) / bucketNs);
