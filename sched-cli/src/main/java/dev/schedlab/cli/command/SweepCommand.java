@@ -42,8 +42,8 @@ import picocli.CommandLine.Option;
  * ilb_visit_cost=100ns,1us,3us}); their CSV columns are {@code M.key} and {@code E.key}. Each
  * point's scenario is resolved, and so checked, before anything runs. {@code --metric key,...}
  * summarises more figures than {@link Metrics#SWEEP_DEFAULTS}, by their key in {@code run --format
- * csv}: a workload's own figures ({@code workload_wakeup_p999_us}), plugin counters ({@code
- * plugin_...}) or any other run metric ({@code ilb_duration_mean_us}).
+ * csv}: a workload's own figures ({@code workload_wakeup_p999_us}), plugin and engine counters
+ * ({@code plugin_...}, {@code engine_...}) or any other run metric ({@code ilb_duration_mean_us}).
  */
 @Command(
     name = "sweep",
@@ -157,7 +157,7 @@ public   SweepCommand(Cli cli) {
    * {@link Metrics#SWEEP_DEFAULTS} followed by the {@code --metric} keys not among them.
    *
    * @throws BadInputException for a key that no run can report: not a run metric and not a
-   *     workload figure or plugin counter
+   *     workload figure, plugin counter or engine counter
    */
   static List<String> metrics(List<String> extra) {
     List<String> metrics = new ArrayList<>(Metrics.SWEEP_DEFAULTS);
@@ -166,7 +166,8 @@ public   SweepCommand(Cli cli) {
       boolean deferred = Metrics.isPrefixed(k);
       if (!deferred && !Metrics.NUMBERS.contains(k)) {
         throw new BadInputException("--metric " + k + ": unknown; allowed: "
-            + String.join(", ", Metrics.NUMBERS) + ", or workload_<figure> and plugin_<counter>"
+            + String.join(", ", Metrics.NUMBERS) + ", or workload_<figure>, plugin_<counter> and"
+            + " engine_<counter>"
             + " as `run --format csv` prints them");
       }
       if (!metrics.contains(k)) {

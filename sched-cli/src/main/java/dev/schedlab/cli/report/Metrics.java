@@ -39,21 +39,25 @@ public final class Metrics {
    * Figures whose names only a run knows (a workload's own figures, plugin counters), keyed by a
    * prefix and the run's name for each.
    *
-   * @param pattern the key pattern, for messages and docs ({@code workload_<name>})
-   * @param prefixes the prefixes its keys start with
+   * @param patterns the key patterns, for messages and docs ({@code workload_<name>}); a key
+   *     starts with the part of one before its {@code <}
    * @param counts what they count, in the words of {@code docs/reports.md}
    * @param kernel their kernel counterpart, or {@code —}
    * @param put puts a run's figures of the family into a report
    */
   public record Family(
-      String pattern,
-      List<String> prefixes,
+      List<String> patterns,
       String counts,
       String kernel,
       BiConsumer<SimulationResult, Map<String, Object>> put) implements Entry {
 
     public Family {
-      prefixes = List.copyOf(prefixes);
+      patterns = List.copyOf(patterns);
+    }
+
+    /** The prefixes the family's keys start with. */
+    public List<String> prefixes() {
+      return patterns.stream().map(p -> p.substring(0, p.indexOf('<'))).toList();
     }
 
     @Override
@@ -63,7 +67,7 @@ public final class Metrics {
 
     /** Whether {@code key} names a figure of this family: {@code workload_x}, not a prefix. */
     public boolean contains(String key) {
-      for (String prefix : prefixes) {
+      for (String prefix : prefixes()) {
         if (key.startsWith(prefix) && key.length() > prefix.length()) {
           return true;
         }
@@ -87,11 +91,17 @@ public final class Metrics {
   /** Keys of plugin counters start with this. */
   public static final String PLUGIN_PREFIX = "plugin_";
 
+  /** Keys of the engine's own counters ({@code engine.<name>} in the run) start with this. */
+  public static final String ENGINE_PREFIX = "engine_";
+
   /** Keys of the tasks balancing passed over ({@link MigrationSkip}) start with this. */
   public static final String SKIP_PREFIX = "lb_skip_";
 
   /** Keys of placement counts ({@link PlacementPath}) start with this. */
   public static final String PLACEMENT_PREFIX = "placement_";
+
+  /** The engine registers its own counters under this prefix, as if it were a plugin. */
+  private static final String ENGINE_COUNTER = "engine.";
 
   /** Every figure of a run, in the order of the JSON report. */
   public static final List<Entry> CATALOGUE = catalogue();
@@ -235,7 +245,7 @@ public final class Metrics {
         .withDoc("time spent balancing (ILB passes, newidle, periodic)", "—"));
     c.add(Metric.of("tasks", r -> r.tasksCreated())
         .withDoc("tasks created", "—"));
-    c.add(new Family("workload_<name>", List.of(WORKLOAD_PREFIX),
+    c.add(new Family(List.of(WORKLOAD_PREFIX + "<name>"),
         "the workload's own figures, for example `workload_wakeup_p999_us` of `wl.schbench`,"
             + " `workload_as_wake_to_run_us_mean` of `wl.build`", "—",
         (r, m) -> {
@@ -243,13 +253,14 @@ public final class Metrics {
             m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
           }
         }));
-    c.add(new Family("plugin_<plugin id>.<name>", List.of(PLUGIN_PREFIX),
-        "plugin counters; the engine's own counters too: `plugin_engine.ilb_aborts`, ILB passes"
-            + " cut short by a wakeup, `plugin_engine.deep_idle_exits`, IPIs that woke a core from"
-            + " the deep idle state of `-E deep_idle_exit`", "—",
+    c.add(new Family(List.of(PLUGIN_PREFIX + "<plugin id>.<name>", ENGINE_PREFIX + "<name>"),
+        "plugin counters, and the engine's own: `engine_ilb_aborts`, ILB passes cut short by a"
+            + " wakeup, `engine_deep_idle_exits`, IPIs that woke a core from the deep idle state of"
+            + " `-E deep_idle_exit`, `engine_memory_home_us` and `engine_memory_remote_us`,"
+            + " memory-bound CPU time at and away from the home node", "—",
         (r, m) -> {
           for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
-            m.put(PLUGIN_PREFIX + e.getKey(), e.getValue());
+            m.put(counterKey(e.getKey()), e.getValue());
           }
         }));
     c.add(Metric.of("events", r -> r.performance().eventsProcessed())
@@ -307,6 +318,16 @@ public final class Metrics {
   private static double percentOfCpuTime(SimulationResult r, long ns) {
     double cpuNs = (double) r.nrCpus() * r.simulatedNs();
     return cpuNs == 0 ? 0 : 100.0 * ns / cpuNs;
+  }
+
+  /**
+   * The report key of a run's counter: {@code engine_<name>} for the engine's own {@code
+   * engine.<name>}, {@code plugin_<plugin id>.<name>} for a plugin's.
+   */
+  static String counterKey(String counter) {
+    return counter.startsWith(ENGINE_COUNTER)
+        ? ENGINE_PREFIX + counter.substring(ENGINE_COUNTER.length())
+        : PLUGIN_PREFIX + counter;
   }
 
   /** The metric key of the tasks passed over for {@code reason}. */

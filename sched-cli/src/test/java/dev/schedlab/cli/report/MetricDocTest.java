@@ -53,8 +53,8 @@ final class MetricDocTest {
           .isEqualTo(m.label() != null);
     }
     for (Metrics.Family f : Metrics.FAMILIES) {
-      assertThat(f.counts()).as("what %s counts", f.pattern()).isNotBlank();
-      assertThat(f.pattern()).startsWith(f.prefixes().get(0));
+      assertThat(f.counts()).as("what %s counts", f.patterns()).isNotBlank();
+      assertThat(f.prefixes()).allMatch(p -> !p.isEmpty() && p.endsWith("_"));
     }
     assertThat(Metrics.SWEEP_DEFAULTS).allMatch(Metrics.NUMBERS::contains);
     assertThat(Metrics.CHART).allMatch(Metrics.NUMBERS::contains);
@@ -90,7 +90,8 @@ final class MetricDocTest {
           out.append(row(code(m.family()), m.unit(), m.counts(), m.kernel()));
         }
       } else if (entry instanceof Metrics.Family f) {
-        out.append(row(code(f.pattern()), "", f.counts(), f.kernel()));
+        out.append(row(String.join(", ", f.patterns().stream().map(MetricDocTest::code).toList()),
+            "", f.counts(), f.kernel()));
       }
     }
     return out.toString();
