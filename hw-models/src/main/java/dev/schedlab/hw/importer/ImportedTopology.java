@@ -183,13 +183,6 @@ public final class ImportedTopology {
         > 1;
   }
 
-  /** The online CPUs of {@code node}. */
-  public BitSet nodeCpus(int node) {
-    BitSet set = new BitSet();
-    cpus.stream().filter(r -> r.online() && r.node() == node).forEach(r -> set.set(r.cpu()));
-    return set;
-  }
-
   /** Descriptive facts from the source (CPU model, OS release, ...), in source order. */
   public Map<String, String> info() {
     return info;
