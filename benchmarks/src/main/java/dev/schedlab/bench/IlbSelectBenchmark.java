@@ -2,13 +2,12 @@ package dev.schedlab.bench;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.cpumask.ScratchMaskPool;
 import dev.schedlab.policies.fair.ilb.IdleCoreIlbSelector;
 import dev.schedlab.policies.fair.ilb.IlbPruning;
 import dev.schedlab.spi.FirstIdleIlbSelector;
-import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
@@ -31,7 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * One {@code find_new_ilb()} call: the idle-core selector ({@code idleCore}, the v4 rule merged
  * for Linux 7.3; on these constant-offset SMT machines its word-parallel form over the state
  * view's {@code idleMask()}/{@code idleCoreMask()}, which the engine maintains incrementally and
- * {@link ArrayState} builds once from the same predicates) against the same rule written plainly
+ * so does {@link ArrayCpuState}, whose {@code is_core_idle()} reads per-CPU sibling lists built
+ * once as the engine's own view does) against the same rule written plainly
  * with {@link BitSet} ({@code idleCoreBitSet}: the kernel's walk over a reused candidate set,
  * testing {@code idle_cpu()} and {@code is_core_idle()} per visited CPU and pruning siblings, so
  * it too allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}, also
@@ -81,7 +81,7 @@ public class IlbSelectBenchmark {
   private int kicker;
   private CpuMask nohzIdleMask;
   private CpuMask housekeeping;
-  private ArrayState state;
+  private ArrayCpuState state;
   private IdleCoreIlbSelector idleCore;
   private FirstIdleIlbSelector firstIdle;
   private BitSetIdleCoreRule idleCoreBitSet;
@@ -110,7 +110,7 @@ public class IlbSelectBenchmark {
     }
     nohzIdleMask = nohz;
     housekeeping = CpuMasks.full(nrCpuIds);
-    state = new ArrayState(topology, idle);
+    state = new ArrayCpuState(topology).idleFrom(idle);
     idleCore =
         new IdleCoreIlbSelector(
             topology,
@@ -164,156 +164,21 @@ public class IlbSelectBenchmark {
   }
 
   /**
-   * Idle state from an array; {@code is_core_idle()} from per-CPU sibling lists built once, as the
-   * engine's own state view ({@code EngineState}) does, so the benchmark charges the selectors
-   * for their walk and not for scanning a wide sibling mask per visited CPU.
-   */
-  static final class ArrayState implements CpuStateView {
-    private final Topology topology;
-    private final boolean[] idle;
-    private final int[][] siblings;
-    private final CpuMask idleMask;
-    private final CpuMask idleCoreMask;
-
-    ArrayState(Topology topology, boolean[] idle) {
-      this.topology = topology;
-      this.idle = idle;
-      this.siblings = new int[topology.nrCpuIds()][];
-      for (int cpu = 0; cpu < siblings.length; cpu++) {
-        ImmutableCpuMask core = topology.smtSiblings(cpu);
-        int[] list = new int[core.weight()];
-        for (int s = core.first(), n = 0; s != CpuMask.NO_CPU; s = core.next(s)) {
-          list[n++] = s;
-        }
-        siblings[cpu] = list;
-      }
-      // The engine keeps these two masks up to date at each change of a CPU's idle state; the
-      // state here does not change, so they are built once from the same predicates.
-      MutableCpuMask idleCpus = CpuMasks.mutable(idle.length);
-      MutableCpuMask idleCores = CpuMasks.mutable(idle.length);
-      for (int cpu = 0; cpu < idle.length; cpu++) {
-        if (idle[cpu]) {
-          idleCpus.set(cpu);
-          if (isCoreIdle(cpu)) {
-            idleCores.set(cpu);
-          }
-        }
-      }
-      this.idleMask = idleCpus.asUnmodifiable();
-      this.idleCoreMask = idleCores.asUnmodifiable();
-    }
-
-    @Override
-    public CpuMask idleMask() {
-      return idleMask;
-    }
-
-    @Override
-    public CpuMask idleCoreMask() {
-      return idleCoreMask;
-    }
-
-    @Override
-    public boolean isIdle(int cpu) {
-      return idle[cpu];
-    }
-
-    @Override
-    public boolean isCoreIdle(int cpu) {
-      for (int s : siblings[cpu]) {
-        if (!idle[s]) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    @Override
-    public boolean smtActive() {
-      return topology.isSmt();
-    }
-
-    @Override
-    public long nowNs() {
-      return 0;
-    }
-
-    @Override
-    public int nrRunning(int cpu) {
-      return idle[cpu] ? 0 : 1;
-    }
-
-    @Override
-    public int cfsNrRunnable(int cpu) {
-      return nrRunning(cpu);
-    }
-
-    @Override
-    public boolean isSchedIdleRq(int cpu) {
-      return false;
-    }
-
-    @Override
-    public long runnableAvg(int cpu) {
-      return 0;
-    }
-
-    @Override
-    public long utilAvg(int cpu) {
-      return 0;
-    }
-
-    @Override
-    public long loadAvg(int cpu) {
-      return 0;
-    }
-
-    @Override
-    public long capacityOf(int cpu) {
-      return topology.capacity(cpu);
-    }
-
-    @Override
-    public boolean isActive(int cpu) {
-      return true;
-    }
-
-    @Override
-    public boolean isTickStopped(int cpu) {
-      return idle[cpu];
-    }
-
-    @Override
-    public CpuMask nohzIdleMask() {
-      throw new UnsupportedOperationException("passed to findNewIlb directly");
-    }
-
-    @Override
-    public long totalNrRunning() {
-      return 0;
-    }
-
-    @Override
-    public int activeCpuCount() {
-      return idle.length;
-    }
-  }
-
-  /**
    * The merged idle-core rule written plainly with {@link BitSet}: a reused candidate set, sibling
    * sets precomputed per CPU, the same ascending walk with the same pruning, and the same {@code
-   * is_core_idle()} as the selectors get (the {@link ArrayState}), so only the mask work differs.
+   * is_core_idle()} as the selectors get (the {@link ArrayCpuState}), so only the mask work
+   * differs.
    */
   static final class BitSetIdleCoreRule {
     private final BitSet[] siblings;
     private final boolean[] idle;
-    private final ArrayState state;
+    private final ArrayCpuState state;
     private final boolean smt;
     private final BitSet candidates;
     BitSet nohz;
     BitSet housekeeping;
 
-    BitSetIdleCoreRule(Topology topology, boolean[] idle, ArrayState state) {
+    BitSetIdleCoreRule(Topology topology, boolean[] idle, ArrayCpuState state) {
       this.idle = idle;
       this.state = state;
       this.smt = topology.isSmt();

@@ -13,11 +13,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module layering of DESIGN.md holds in the compiled main code: topology-api depends on no
- * other module of ours; policies-fair, policies-ext and hw-models pass the same reusable plugin
- * rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
- * providers public final with @AutoService, no JDK randomness or clock, no mutable static state,
- * no cycles); policy families are independent; packages have no cycles; no part of the engine
- * refers back to the top-level {@code Simulation}.
+ * other module of ours; policies-fair, policies-ext, hw-models and workloads pass the same
+ * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only
+ * topology-api, providers public final with @AutoService, no JDK randomness or clock, no mutable
+ * static state, no cycles); policy families are independent; the command line's packages are
+ * layered (args, reports, commands, the entry point); packages have no cycles; no part of the
+ * engine refers back to the top-level {@code Simulation}.
  */
 final class ArchitectureTest {
 
@@ -73,6 +74,12 @@ final class ArchitectureTest {
   }
 
   @Test
+  void workloads_followThePluginRules_withHdrHistogramForLatencyPercentiles() {
+    SchedlabArchitectureRules.pluginRules("dev.schedlab.workloads", "org.HdrHistogram..")
+        .check(classes);
+  }
+
+  @Test
   void policyFamilies_areIndependentOfEachOther() {
     ArchRule fairIgnoresExt =
         noClasses()
@@ -80,7 +87,8 @@ final class ArchitectureTest {
             .resideInAPackage("dev.schedlab.policies.fair..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("dev.schedlab.policies.ext..", "dev.schedlab.hw..")
+            .resideInAnyPackage(
+                "dev.schedlab.policies.ext..", "dev.schedlab.hw..", "dev.schedlab.workloads..")
             .allowEmptyShould(true);
     ArchRule extIgnoresFair =
         noClasses()
@@ -88,15 +96,35 @@ final class ArchitectureTest {
             .resideInAPackage("dev.schedlab.policies.ext..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("dev.schedlab.policies.fair..", "dev.schedlab.hw..")
+            .resideInAnyPackage(
+                "dev.schedlab.policies.fair..", "dev.schedlab.hw..", "dev.schedlab.workloads..")
             .allowEmptyShould(true);
     fairIgnoresExt.check(classes);
     extIgnoresFair.check(classes);
   }
 
   @Test
+  void commandLine_layers_argsBelowReportsBelowCommands() {
+    // The root (Main) may use everything; nothing in the command line uses the root.
+    ArchRule argsUseNoOtherLayer = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.args..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.report..");
+    ArchRule reportsUseNoCommand = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.report..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.schedlab.cli", "dev.schedlab.cli.command..");
+    ArchRule commandsUseNoRoot = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.command..")
+        .should().dependOnClassesThat().resideInAPackage("dev.schedlab.cli");
+    argsUseNoOtherLayer.check(classes);
+    reportsUseNoCommand.check(classes);
+    commandsUseNoRoot.check(classes);
+  }
+
+  @Test
   void providers_arePublicFinalAndRegisteredWithAutoService() {
-    // Every module, sched-core's workloads included, not just the plugin modules above.
+    // Every module, not just the plugin modules above.
     SchedlabArchitectureRules.providersArePublicFinalAndRegistered("dev.schedlab").check(classes);
   }
 
@@ -132,7 +160,9 @@ final class ArchitectureTest {
                 && classes.containPackage("dev.schedlab.spi")
                 && classes.containPackage("dev.schedlab.policies.fair.ilb")
                 && classes.containPackage("dev.schedlab.policies.ext.smtbuddy")
-                && classes.containPackage("dev.schedlab.hw.machines"))
+                && classes.containPackage("dev.schedlab.hw.machines")
+                && classes.containPackage("dev.schedlab.workloads")
+                && classes.containPackage("dev.schedlab.cli.args"))
         .isTrue();
   }
 }

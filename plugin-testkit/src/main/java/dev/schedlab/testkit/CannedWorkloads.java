@@ -1,7 +1,7 @@
 package dev.schedlab.testkit;
 
-import dev.schedlab.core.wl.GemmWorkloadProvider;
-import dev.schedlab.core.wl.HackbenchWorkloadProvider;
+import dev.schedlab.workloads.GemmWorkloadProvider;
+import dev.schedlab.workloads.HackbenchWorkloadProvider;
 import java.util.List;
 import java.util.Map;
 

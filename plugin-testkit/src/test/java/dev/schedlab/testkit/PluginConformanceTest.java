@@ -3,7 +3,7 @@ package dev.schedlab.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.core.wl.HackbenchWorkloadProvider;
+import dev.schedlab.workloads.HackbenchWorkloadProvider;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.testkit.ConformanceReport.Outcome;
 import dev.schedlab.testkit.ConformanceReport.Status;

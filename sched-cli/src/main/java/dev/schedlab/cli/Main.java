@@ -1,5 +1,12 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.cli.command.Cli;
+import dev.schedlab.cli.command.CompareCommand;
+import dev.schedlab.cli.command.ExplainIlbCommand;
+import dev.schedlab.cli.command.ListCommand;
+import dev.schedlab.cli.command.RunCommand;
+import dev.schedlab.cli.command.SweepCommand;
+import dev.schedlab.cli.command.TopologyCommand;
 import dev.schedlab.spi.PluginRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,9 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 /**
  * Entry point of {@code schedlab}. Wires the picocli commands and turns every failure into the
@@ -129,14 +136,5 @@ public final class Main {
     cli.err().println("schedlab: " + line);
     cli.err().flush();
     return code;
-  }
-
-  /** The version printed by {@code --version}. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"schedlab " + (v == null ? "(development build)" : v)};
-    }
   }
 }

@@ -1,5 +1,7 @@
 package dev.schedlab.cli;
 
+import dev.schedlab.cli.command.Cli;
+import dev.schedlab.cli.command.Version;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -11,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "schedlab",
     mixinStandardHelpOptions = true,
-    versionProvider = Main.Version.class,
+    versionProvider = Version.class,
     description = {
       "Simulate Linux fair-class load balancing on machines you do not have.",
       "Without a command: the default comparison, the same as",

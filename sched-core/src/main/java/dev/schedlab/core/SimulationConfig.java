@@ -10,6 +10,7 @@ import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.NohzIdleTrackingProvider;
 import dev.schedlab.spi.Parameters;
+import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.spi.PluginRef;
 import dev.schedlab.spi.PluginRegistry;
@@ -120,16 +121,12 @@ public record SimulationConfig(EngineSetup setup) {
                         .toList())));
         Parameters parameters = provider.descriptor().resolve(ref.overrides());
         if (provider instanceof IlbSelectorProvider ilb) {
-          if (ilbSelector != null) {
-            throw new IllegalArgumentException(
-                "two ILB selectors: " + ilbSelector.id() + " and " + ilb.id());
-          }
+          PolicySlots.checkFree(
+              PluginKind.ILB_SELECTOR, ilbSelector == null ? null : ilbSelector.id(), ilb.id());
           ilbSelector = new PolicyBinding<>(ilb, parameters);
         } else if (provider instanceof NohzIdleTrackingProvider nohz) {
-          if (nohzIdleTracking != null) {
-            throw new IllegalArgumentException(
-                "two NOHZ registration rules: " + nohzIdleTracking.id() + " and " + nohz.id());
-          }
+          PolicySlots.checkFree(PluginKind.NOHZ_IDLE_TRACKING,
+              nohzIdleTracking == null ? null : nohzIdleTracking.id(), nohz.id());
           nohzIdleTracking = new PolicyBinding<>(nohz, parameters);
         } else if (provider instanceof BalancePassProvider pass) {
           balancePasses.add(new PolicyBinding<>(pass, parameters));

@@ -74,6 +74,7 @@ public final class Topology {
   private final boolean asymmetricCapacity;
   private final int smtWidth;
   private final Housekeeping housekeeping;
+  private final SchedNodeDistance schedNodeDistance;
 
   Topology(
       String name,
@@ -88,7 +89,8 @@ public final class Topology {
       ImmutableCpuMask[] nodeMasks,
       int[] distanceNodeIds,
       int[][] distances,
-      Housekeeping housekeeping) {
+      Housekeeping housekeeping,
+      SchedNodeDistance schedNodeDistance) {
     this.name = name;
     this.nrCpuIds = nrCpuIds;
     this.possible = possible;
@@ -102,6 +104,7 @@ public final class Topology {
     this.distanceNodeIds = distanceNodeIds;
     this.distances = distances;
     this.housekeeping = housekeeping;
+    this.schedNodeDistance = schedNodeDistance;
     int max = 0;
     int min = Integer.MAX_VALUE;
     for (int cpu = possible.first(); cpu != CpuMask.NO_CPU; cpu = possible.next(cpu)) {
@@ -147,7 +150,44 @@ public final class Topology {
         nodeMasks,
         distanceNodeIds,
         distances,
-        newHousekeeping);
+        newHousekeeping,
+        schedNodeDistance);
+  }
+
+  /**
+   * A copy of this machine whose sched domains see node distances through {@code rule} ({@code
+   * arch_sched_node_distance()}), e.g. for a CPU model the kernel rewrites the SLIT for.
+   */
+  public Topology withSchedNodeDistance(SchedNodeDistance rule) {
+    Objects.requireNonNull(rule, "rule");
+    return new Topology(
+        name,
+        nrCpuIds,
+        possible,
+        online,
+        capacity,
+        nodeOfCpu,
+        groupOfCpu,
+        groupMasks,
+        nodeIds,
+        nodeMasks,
+        distanceNodeIds,
+        distances,
+        housekeeping,
+        rule);
+  }
+
+  /** The rule by which sched domains see node distances; {@link SchedNodeDistance#SLIT} mostly. */
+  public SchedNodeDistance schedNodeDistance() {
+    return schedNodeDistance;
+  }
+
+  /**
+   * Equivalent of {@code arch_sched_node_distance(a, b)}: the distance {@code sched_init_numa()}
+   * builds NUMA levels from, {@link #distance} unless {@link #schedNodeDistance()} rewrites it.
+   */
+  public int schedDistance(int nodeA, int nodeB) {
+    return schedNodeDistance.distance(this, nodeA, nodeB);
   }
 
   /** A short human name, e.g. {@code vera} or {@code 2n1l88c2t/split}. */

@@ -254,7 +254,8 @@ public final class TopologyBuilder {
         nodeMasks,
         sortedDistanceNodes,
         sortedDistances,
-        hk);
+        hk,
+        SchedNodeDistance.SLIT);
   }
 
   private void applyCapacities(int[] capacity) {

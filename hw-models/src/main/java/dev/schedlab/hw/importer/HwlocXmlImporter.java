@@ -624,8 +624,9 @@ public final class HwlocXmlImporter {
           || o.type.equals("Socket")) {
         for (Element i : childElements(o.element, "info")) {
           String name = i.getAttribute("name");
-          if (name.matches("CPUModel|CPUVendor|OSName|OSRelease|HostName|Architecture"
-              + "|DMIProductName|DMISysVendor|Backend|hwlocVersion|CPUImplementer|CPUPart")) {
+          if (name.matches("CPUModel|CPUVendor|CPUFamilyNumber|CPUModelNumber|OSName|OSRelease"
+              + "|HostName|Architecture|DMIProductName|DMISysVendor|Backend|hwlocVersion"
+              + "|CPUImplementer|CPUPart")) {
             out.info(name, i.getAttribute("value").trim());
           }
         }

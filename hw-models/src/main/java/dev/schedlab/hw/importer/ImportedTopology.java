@@ -183,13 +183,6 @@ public final class ImportedTopology {
         > 1;
   }
 
-  /** The online CPUs of {@code node}. */
-  public BitSet nodeCpus(int node) {
-    BitSet set = new BitSet();
-    cpus.stream().filter(r -> r.online() && r.node() == node).forEach(r -> set.set(r.cpu()));
-    return set;
-  }
-
   /** Descriptive facts from the source (CPU model, OS release, ...), in source order. */
   public Map<String, String> info() {
     return info;
@@ -211,7 +204,8 @@ public final class ImportedTopology {
    *       ({@code init_cpu_to_node()});
    *   <li>an offline CPU, whose place no source reports, joins package, die and LLC 0 as a core
    *       of its own, on the lowest node; the domain builder never sees it, since domains cover
-   *       online CPUs only.
+   *       online CPUs only and it compares the cluster and LLC masks on online CPUs (in the
+   *       kernel an offline CPU is in no online CPU's masks).
    * </ul>
    *
    * @throws TopologyImportException when the builder rejects the data (e.g. a distance outside

@@ -64,11 +64,6 @@ public final class SysfsImporter {
     }
   }
 
-  /** Reads the live machine ({@code /sys}). */
-  public static ImportedTopology readLive() {
-    return read(DEFAULT_ROOT);
-  }
-
   /** Reads the sysfs tree under {@code root}. */
   public static ImportedTopology read(Path root) {
     return new SysfsImporter(root).read();

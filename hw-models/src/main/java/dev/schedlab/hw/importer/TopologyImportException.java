@@ -8,7 +8,6 @@ package dev.schedlab.hw.importer;
 public final class TopologyImportException extends IllegalArgumentException {
 
   private final String source;
-  private final String problem;
 
   /** An import failure of {@code source} because of {@code problem}. */
   public TopologyImportException(String source, String problem) {
@@ -19,16 +18,10 @@ public final class TopologyImportException extends IllegalArgumentException {
   public TopologyImportException(String source, String problem, Throwable cause) {
     super(source + ": " + problem, cause);
     this.source = source;
-    this.problem = problem;
   }
 
   /** The file or other input that failed to import. */
   public String source() {
     return source;
-  }
-
-  /** What is wrong with it, without the source prefix. */
-  public String problem() {
-    return problem;
   }
 }

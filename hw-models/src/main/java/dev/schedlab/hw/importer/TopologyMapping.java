@@ -1,5 +1,6 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.topology.SchedNodeDistance;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.TopologyBuilder;
 
@@ -9,7 +10,23 @@ import dev.schedlab.topology.TopologyBuilder;
  */
 final class TopologyMapping {
 
+  /** {@code INTEL_GRANITERAPIDS_X} and {@code INTEL_ATOM_DARKMONT_X}: family 6, these models. */
+  private static final java.util.Set<String> SNC_SLIT_MODELS = java.util.Set.of("173", "221");
+
   private TopologyMapping() {}
+
+  /**
+   * Whether the source names an Intel CPU whose SLIT x86 rewrites for sched domains (Granite
+   * Rapids X, Clearwater Forest X), from hwloc's {@code CPUVendor}, {@code CPUFamilyNumber} and
+   * {@code CPUModelNumber} info attributes; whether the rewrite applies (several packages, SNC-3)
+   * is {@link SchedNodeDistance#INTEL_SNC_PACKAGE_MEAN}'s to decide.
+   */
+  static boolean snc3Model(ImportedTopology imported) {
+    java.util.Map<String, String> info = imported.info();
+    return "GenuineIntel".equals(info.get("CPUVendor"))
+        && "6".equals(info.get("CPUFamilyNumber"))
+        && SNC_SLIT_MODELS.contains(info.get("CPUModelNumber"));
+  }
 
   static Topology toTopology(ImportedTopology imported) {
     int fallbackNode = Integer.MAX_VALUE;
@@ -55,7 +72,10 @@ final class TopologyMapping {
         }
         builder.distances(nodes, table);
       }
-      return builder.build();
+      Topology topology = builder.build();
+      return snc3Model(imported)
+          ? topology.withSchedNodeDistance(SchedNodeDistance.INTEL_SNC_PACKAGE_MEAN)
+          : topology;
     } catch (TopologyImportException e) {
       throw e;
     } catch (IllegalArgumentException e) {

@@ -44,9 +44,4 @@ public final class MemoryBandwidthShare {
     }
     return Math.min(1.0, nodeBandwidth / (demandThreads * threadDemand));
   }
-
-  /** How many memory-bound threads a node feeds at full speed. */
-  public double saturationThreads() {
-    return nodeBandwidth / threadDemand;
-  }
 }

@@ -136,26 +136,6 @@ public final class StandardPerformanceModel implements PerformanceModel {
     return qualification;
   }
 
-  /** The co-run rule. */
-  public SmtCoRun smtCoRun() {
-    return smt;
-  }
-
-  /** The migration warm-up rule. */
-  public MigrationWarmup migrationWarmup() {
-    return warmup;
-  }
-
-  /** The memory-bandwidth rule. */
-  public MemoryBandwidthShare memoryBandwidth() {
-    return memory;
-  }
-
-  /** The home-node rule, or null when threads draw from the node they run on. */
-  public RemoteMemory remoteMemory() {
-    return remote;
-  }
-
   /** The machine layout. */
   public CpuLayout layout() {
     return layout;

@@ -4,11 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePassState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
-import dev.schedlab.policies.ext.fakes.FakeTask;
-import dev.schedlab.policies.ext.fakes.FakeWakeupContext;
 import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.policies.ext.ilb.RoundRobinIlbSelectorProvider;
 import dev.schedlab.policies.ext.newidle.LlcOnlyNewidleProvider;
@@ -24,8 +19,13 @@ import dev.schedlab.spi.BalancePassProvider;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.WakeupPolicy;
 import dev.schedlab.spi.WakeupPolicyProvider;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.BalanceActions;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.testkit.fakes.FakePassState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
+import dev.schedlab.testkit.fakes.FakeTask;
+import dev.schedlab.testkit.fakes.FakeWakeupContext;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
@@ -60,7 +60,7 @@ final class HookAllocationTest {
         public void resetBalanceInterval(int cpu) {}
       };
 
-  private final FakeCpuState state = new FakeCpuState(CPUS);
+  private final ArrayCpuState state = new ArrayCpuState(MACHINE);
 
   private static long allocatedBytes(Runnable calls) {
     com.sun.management.ThreadMXBean threads =
@@ -82,7 +82,7 @@ final class HookAllocationTest {
 
   @Test
   void balancePassHooks_actingPaths_allocateNothingPerCall() {
-    state.nrRunning(0, 2).runnable(0, 1024);
+    state.nrRunning(0, 2).runnableAvg(0, 1024);
     FakePassState pushed = new FakePassState(0, IdleType.NEWLY_IDLE, CPUS);
     pushed.recordPush(1);
     BalancePass push = pass(new SmtBuddyPushProvider());
@@ -117,12 +117,12 @@ final class HookAllocationTest {
     }
     state.nrRunning(0, 30).nohzIdle(9, 12);
     FakeWakeupContext context = new FakeWakeupContext(state, NO_MOVES);
-    FakeTask task = new FakeTask(1, 0, CpuMasks.full(CPUS));
+    FakeTask task = FakeTask.normal(1, 0, CpuMasks.full(CPUS));
     WakeupPolicy burst = wakeup(new BurstThresholdProvider());
     WakeupPolicy depth = wakeup(new RqDepthDistributeProvider());
     StableIdleCoreProvider stableProvider = new StableIdleCoreProvider();
     WakeupPolicy stable = stableProvider.create(FakePolicyContext.of(stableProvider, MACHINE,
-        state.cores(MACHINE), java.util.Map.of(StableIdleCoreProvider.ASYM_ONLY, "false")));
+        state, java.util.Map.of(StableIdleCoreProvider.ASYM_ONLY, "false")));
     int idleSecondSibling = 13; // core {12, 13} of the adjacent numbering, both idle
 
     long bytes =

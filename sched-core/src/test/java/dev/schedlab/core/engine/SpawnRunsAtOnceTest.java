@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.core.balance.BalancerOptions;
 import dev.schedlab.core.stats.SimulationResult;
-import dev.schedlab.core.wl.SchbenchWorkloadProvider;
+import dev.schedlab.workloads.SchbenchWorkloadProvider;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.WakeupPolicy;

@@ -176,7 +176,7 @@ final class DomainBuild {
     }
     int[] distances =
         onlineOfNode.keySet().stream()
-            .flatMap(a -> onlineOfNode.keySet().stream().map(b -> topology.distance(a, b)))
+            .flatMap(a -> onlineOfNode.keySet().stream().map(b -> topology.schedDistance(a, b)))
             .mapToInt(Integer::intValue)
             .distinct()
             .sorted()
@@ -194,7 +194,7 @@ final class DomainBuild {
       for (int node : onlineOfNode.keySet()) {
         MutableCpuMask reach = CpuMasks.mutable(nrCpuIds);
         for (Map.Entry<Integer, ImmutableCpuMask> other : onlineOfNode.entrySet()) {
-          if (topology.distance(node, other.getKey()) <= distances[i]) {
+          if (topology.schedDistance(node, other.getKey()) <= distances[i]) {
             reach.orWith(other.getValue());
           }
         }
@@ -224,11 +224,16 @@ final class DomainBuild {
 
   /**
    * {@code cpu_clustergroup_mask()}: the cluster, unless it covers the whole MC mask, in which case
-   * the SMT siblings (as arm64 does, so that CLS never duplicates MC).
+   * the SMT siblings (as arm64 does, so that CLS never duplicates MC). Both masks are compared on
+   * online CPUs only: the kernel adds a CPU to its siblings' masks when it comes online ({@code
+   * set_cpu_sibling_map()}), so an offline CPU is in no online CPU's masks, while the topology's
+   * masks cover possible CPUs (an importer places offline CPUs in package and LLC 0).
    */
   private CpuMask clusterGroupMask(int cpu) {
     ImmutableCpuMask cluster = topology.clusterMask(cpu);
-    return coreGroupMask(cpu).isSubsetOf(cluster) ? topology.smtSiblings(cpu) : cluster;
+    MutableCpuMask coreGroup = CpuMasks.mutable(nrCpuIds);
+    coreGroup.and(coreGroupMask(cpu), topology.onlineMask());
+    return coreGroup.isSubsetOf(cluster) ? topology.smtSiblings(cpu) : cluster;
   }
 
   /**

@@ -177,7 +177,12 @@ public final class SchedDomain {
     return imbNumaNr;
   }
 
-  /** Whether groups of this level may overlap ({@code SDTL_OVERLAP}: the NUMA levels). */
+  /**
+   * Whether groups of this level may overlap: every NUMA level above NODE, whether or not its
+   * groups do. Linux 6.1 shows this as the flag {@code SD_OVERLAP} (from the level's {@code
+   * SDTL_OVERLAP}); the 7.1.5 {@code sd_flags.h} has no such flag, so it is no bit of {@link
+   * #flags()}.
+   */
   public boolean hasOverlappingGroups() {
     return overlap;
   }

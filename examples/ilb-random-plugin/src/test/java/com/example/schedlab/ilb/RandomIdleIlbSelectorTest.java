@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.CpuStateView;
-import java.lang.reflect.Proxy;
+import dev.schedlab.topology.Shape;
+import dev.schedlab.topology.SiblingNumbering;
+import dev.schedlab.topology.Topology;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -18,25 +21,13 @@ import org.junit.jupiter.api.Test;
 final class RandomIdleIlbSelectorTest {
 
   private static final int CPUS = 16;
+  private static final Topology MACHINE = Shape.parse("8c2t").toTopology(SiblingNumbering.SPLIT);
   private static final CpuMask IDLE = CpuMasks.parseCpuList("1-3,9,11", CPUS);
   private static final CpuMask ALL = CpuMasks.parseCpuList("0-15", CPUS);
 
-  /** A state view answering only what the selector reads: idle_cpu() and is_core_idle(). */
+  /** The CPU state the selector reads, idle exactly on {@code idle}, as topology-api holds it. */
   private static CpuStateView state(CpuMask idle) {
-    return (CpuStateView) Proxy.newProxyInstance(
-        CpuStateView.class.getClassLoader(),
-        new Class<?>[] {CpuStateView.class},
-        (proxy, method, args) -> {
-          switch (method.getName()) {
-            case "isIdle":
-              return idle.test((Integer) args[0]);
-            case "isCoreIdle":
-              int cpu = (Integer) args[0];
-              return idle.test(cpu) && idle.test((cpu + 8) % CPUS);
-            default:
-              throw new UnsupportedOperationException(method.getName());
-          }
-        });
+    return new ArrayCpuState(MACHINE).idleExactly(idle);
   }
 
   private static TreeSet<Integer> draws(boolean preferIdleCore, CpuMask housekeeping) {

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
+import dev.schedlab.policies.ext.fakes.Machines;
+import dev.schedlab.spi.view.ArrayCpuState;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -27,8 +28,9 @@ final class RoundRobinIlbSelectorPropertyTest {
     SplittableRandom random = new SplittableRandom(seed);
     RoundRobinIlbSelector selector = new RoundRobinIlbSelector();
     int referenceLast = 0;
+    ArrayCpuState state = new ArrayCpuState(Machines.adjacent(nrCpus + "c"));
     for (int call = 0; call < 20; call++) {
-      FakeCpuState state = new FakeCpuState(nrCpus);
+      state.allIdle(true);
       MutableCpuMask nohz = CpuMasks.mutable(nrCpus);
       MutableCpuMask housekeeping = CpuMasks.mutable(nrCpus);
       for (int cpu = 0; cpu < nrCpus; cpu++) {

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
+import dev.schedlab.policies.ext.fakes.Machines;
+import dev.schedlab.spi.view.ArrayCpuState;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 final class RoundRobinIlbSelectorTest {
 
-  private final FakeCpuState state = new FakeCpuState(8);
+  private final ArrayCpuState state = new ArrayCpuState(Machines.adjacent("8c"));
   private final RoundRobinIlbSelector selector = new RoundRobinIlbSelector();
   private final CpuMask all = CpuMasks.full(8);
 

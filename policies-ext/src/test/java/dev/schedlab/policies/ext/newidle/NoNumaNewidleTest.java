@@ -2,12 +2,12 @@ package dev.schedlab.policies.ext.newidle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePassState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
 import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.spi.BalancePass;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.testkit.fakes.FakePassState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
@@ -30,7 +30,7 @@ final class NoNumaNewidleTest {
 
   private BalancePass plugin(Topology machine) {
     return provider.create(
-        FakePolicyContext.of(provider, machine, new FakeCpuState(machine.nrCpuIds())));
+        FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
   }
 
   private boolean balances(String level, IdleType idleType) {

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePassState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
 import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.spi.BalancePass;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakePassState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
@@ -28,7 +28,7 @@ final class ExcludeSiblingsTest {
 
   private BalancePass exclude(Topology machine) {
     return provider.create(
-        FakePolicyContext.of(provider, machine, new FakeCpuState(machine.nrCpuIds())));
+        FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
   }
 
   /** The candidates left at {@code level} of CPU 0 when they start as the domain's span. */
@@ -108,7 +108,7 @@ final class ExcludeSiblingsTest {
   void narrowSourceCandidates_pushBlockedByAffinity_leavesCandidates() {
     Topology machine = Machines.adjacent("2n2l2c2t");
     SchedDomains domains = SchedDomains.build(machine);
-    FakeCpuState state = new FakeCpuState(16);
+    ArrayCpuState state = new ArrayCpuState(machine);
     FakeBalanceActions actions = new FakeBalanceActions(state);
     actions.addTask(0, CpuMasks.of(16, 0), 512);
     actions.addTask(0, CpuMasks.of(16, 0), 512);

@@ -3,13 +3,13 @@ package dev.schedlab.policies.ext.smtbuddy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePassState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
 import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.spi.BalancePass;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakePassState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomains;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,14 +25,14 @@ final class SkipSmtAfterPushTest {
   private static final Topology MACHINE = Machines.adjacent("2n2l2c2t");
   private static final SchedDomains DOMAINS = SchedDomains.build(MACHINE);
 
-  private FakeCpuState state;
+  private ArrayCpuState state;
   private FakePolicyContext context;
   private BalancePass skip;
   private FakePassState pass;
 
   @BeforeEach
   void setUp() {
-    state = new FakeCpuState(MACHINE.nrCpuIds());
+    state = new ArrayCpuState(MACHINE);
     SkipSmtAfterPushProvider provider = new SkipSmtAfterPushProvider();
     context = FakePolicyContext.of(provider, MACHINE, state);
     skip = provider.create(context);
@@ -87,7 +87,7 @@ final class SkipSmtAfterPushTest {
     assertThat(balances("SMT")).isFalse();
   }
 
-  private static BalancePass pushFor(FakeCpuState state) {
+  private static BalancePass pushFor(ArrayCpuState state) {
     SmtBuddyPushProvider provider = new SmtBuddyPushProvider();
     return provider.create(FakePolicyContext.of(provider, MACHINE, state));
   }

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions.Move;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePassState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
 import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.spi.BalancePass;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.testkit.fakes.FakeBalanceActions.Move;
+import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakePassState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Housekeeping;
 import dev.schedlab.topology.Topology;
 import java.util.Map;
@@ -34,7 +34,7 @@ final class SmtBuddyPushTest {
 
   /** One machine's state, runqueues, plugin and pass of CPU 0. */
   private final class Run {
-    final FakeCpuState state;
+    final ArrayCpuState state;
     final FakeBalanceActions actions;
     final FakePolicyContext context;
     final BalancePass push;
@@ -42,7 +42,7 @@ final class SmtBuddyPushTest {
     final CpuMask all;
 
     Run(Topology machine, Map<String, String> overrides) {
-      state = new FakeCpuState(machine.nrCpuIds());
+      state = new ArrayCpuState(machine);
       actions = new FakeBalanceActions(state);
       context = FakePolicyContext.of(provider, machine, state, overrides);
       push = provider.create(context);

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
-import dev.schedlab.policies.ext.fakes.FakeTask;
-import dev.schedlab.policies.ext.fakes.FakeWakeupContext;
 import dev.schedlab.spi.WakeupPolicy;
+import dev.schedlab.spi.view.ArrayCpuState;
+import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
+import dev.schedlab.testkit.fakes.FakeTask;
+import dev.schedlab.testkit.fakes.FakeWakeupContext;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
@@ -31,12 +31,12 @@ final class BurstThresholdTest {
   private static final CpuMask ALL = CpuMasks.full(CPUS);
 
   private final BurstThresholdProvider provider = new BurstThresholdProvider();
-  private FakeCpuState state;
+  private ArrayCpuState state;
   private FakeWakeupContext wakeup;
 
   @BeforeEach
   void setUp() {
-    state = new FakeCpuState(CPUS);
+    state = new ArrayCpuState(MACHINE);
     wakeup = new FakeWakeupContext(state, new FakeBalanceActions(state));
   }
 
@@ -49,7 +49,7 @@ final class BurstThresholdTest {
   }
 
   private int place(WakeupPolicy policy, CpuMask allowed, int chosen) {
-    return policy.selectFinal(new FakeTask(1, chosen, allowed), chosen, chosen, wakeup);
+    return policy.selectFinal(FakeTask.normal(1, chosen, allowed), chosen, chosen, wakeup);
   }
 
   @Test

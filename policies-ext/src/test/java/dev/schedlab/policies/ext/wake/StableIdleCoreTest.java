@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.ext.fakes.FakeBalanceActions;
-import dev.schedlab.policies.ext.fakes.FakeCpuState;
-import dev.schedlab.policies.ext.fakes.FakePolicyContext;
-import dev.schedlab.policies.ext.fakes.FakeTask;
-import dev.schedlab.policies.ext.fakes.FakeWakeupContext;
 import dev.schedlab.spi.WakeupPolicy;
+import dev.schedlab.spi.view.ArrayCpuState;
+import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
+import dev.schedlab.testkit.fakes.FakeTask;
+import dev.schedlab.testkit.fakes.FakeWakeupContext;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
@@ -28,7 +28,7 @@ final class StableIdleCoreTest {
   private static final CpuMask ALL = CpuMasks.full(8);
 
   private final StableIdleCoreProvider provider = new StableIdleCoreProvider();
-  private final FakeCpuState state = new FakeCpuState(8).cores(EQUAL);
+  private final ArrayCpuState state = new ArrayCpuState(EQUAL);
   private final FakeWakeupContext wakeup =
       new FakeWakeupContext(state, new FakeBalanceActions(state)).on(0);
 
@@ -39,29 +39,29 @@ final class StableIdleCoreTest {
 
   @Test
   void idleCore_secondSiblingChosen_becomesTheFirstSibling() {
-    assertThat(policy(false).selectFinal(new FakeTask(1, 6, ALL), 6, 6, wakeup)).isEqualTo(2);
+    assertThat(policy(false).selectFinal(FakeTask.normal(1, 6, ALL), 6, 6, wakeup)).isEqualTo(2);
   }
 
   @Test
   void firstSiblingNotAllowed_theChoiceStands() {
-    FakeTask task = new FakeTask(1, 6, CpuMasks.parseCpuList("4-7", 8));
+    FakeTask task = FakeTask.normal(1, 6, CpuMasks.parseCpuList("4-7", 8));
     assertThat(policy(false).selectFinal(task, 6, 6, wakeup)).isEqualTo(6);
   }
 
   @Test
   void busySibling_theChoiceStands() {
     state.nrRunning(2, 1);
-    assertThat(policy(false).selectFinal(new FakeTask(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
+    assertThat(policy(false).selectFinal(FakeTask.normal(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
   }
 
   @Test
   void fork_theChoiceStands() {
     wakeup.fork(true);
-    assertThat(policy(false).selectFinal(new FakeTask(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
+    assertThat(policy(false).selectFinal(FakeTask.normal(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
   }
 
   @Test
   void equalCapacities_asymOnlyByDefault_theChoiceStands() {
-    assertThat(policy(true).selectFinal(new FakeTask(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
+    assertThat(policy(true).selectFinal(FakeTask.normal(1, 6, ALL), 6, 6, wakeup)).isEqualTo(6);
   }
 }

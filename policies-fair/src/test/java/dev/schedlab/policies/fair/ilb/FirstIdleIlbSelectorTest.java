@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.fair.testing.FakeCpuState;
 import dev.schedlab.policies.fair.testing.Machines;
 import dev.schedlab.spi.FirstIdleIlbSelector;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.topology.SiblingNumbering;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 final class FirstIdleIlbSelectorTest {
 
-  private final FakeCpuState state = new FakeCpuState(Machines.smt(8, 2, SiblingNumbering.SPLIT));
+  private final ArrayCpuState state =
+      new ArrayCpuState(Machines.smt(8, 2, SiblingNumbering.SPLIT)).allIdle(false);
   private final FirstIdleIlbSelector selector = new FirstIdleIlbSelector();
 
   @Test

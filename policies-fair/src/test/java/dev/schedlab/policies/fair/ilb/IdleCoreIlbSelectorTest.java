@@ -7,12 +7,12 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ScratchMask;
 import dev.schedlab.cpumask.ScratchMaskPool;
-import dev.schedlab.policies.fair.testing.FakeCpuState;
-import dev.schedlab.policies.fair.testing.FakePolicyContext;
 import dev.schedlab.policies.fair.testing.Machines;
 import dev.schedlab.spi.FirstIdleIlbSelector;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.Parameters;
+import dev.schedlab.spi.view.ArrayCpuState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.TopologyBuilder;
@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
 final class IdleCoreIlbSelectorTest {
 
   private final Topology topology = Machines.smt(8, 2, SiblingNumbering.SPLIT);
-  private final FakeCpuState state = new FakeCpuState(topology);
+  private final ArrayCpuState state = new ArrayCpuState(topology).allIdle(false);
   private final CpuMask everyCpu = CpuMasks.full(8);
   private final Topology hybrid = hybrid();
-  private final FakeCpuState hybridState = new FakeCpuState(hybrid);
+  private final ArrayCpuState hybridState = new ArrayCpuState(hybrid).allIdle(false);
 
   private static Topology hybrid() {
     TopologyBuilder builder = Topology.builder(8).name("hybrid8");
@@ -49,16 +49,16 @@ final class IdleCoreIlbSelectorTest {
   private IlbSelector hybridSelector(ScratchMaskPool pool) {
     IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
     return provider.create(
-        new FakePolicyContext(
-            hybrid, provider, Map.of(IdleCoreIlbSelectorProvider.PRUNING, "v4"), hybridState,
+        FakePolicyContext.of(
+            provider, hybrid, hybridState, Map.of(IdleCoreIlbSelectorProvider.PRUNING, "v4"),
             pool));
   }
 
   private IlbSelector selector(ScratchMaskPool pool, String pruning) {
     IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
     return provider.create(
-        new FakePolicyContext(
-            topology, provider, Map.of(IdleCoreIlbSelectorProvider.PRUNING, pruning), state, pool));
+        FakePolicyContext.of(
+            provider, topology, state, Map.of(IdleCoreIlbSelectorProvider.PRUNING, pruning), pool));
   }
 
   private IlbSelector selector() {

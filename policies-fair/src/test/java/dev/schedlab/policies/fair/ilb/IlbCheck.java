@@ -2,10 +2,10 @@ package dev.schedlab.policies.fair.ilb;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ScratchMaskPool;
-import dev.schedlab.policies.fair.testing.FakeCpuState;
-import dev.schedlab.policies.fair.testing.FakePolicyContext;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.PluginProvider;
+import dev.schedlab.spi.view.ArrayCpuState;
+import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Topology;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -22,7 +22,7 @@ final class IlbCheck {
   private static final int MAX_FAILURES = 20;
 
   final Topology topology;
-  final FakeCpuState state;
+  final ArrayCpuState state;
   final ScratchMaskPool pool;
   final IlbSelector firstIdle;
   final IlbSelector v2;
@@ -38,7 +38,7 @@ final class IlbCheck {
   IlbCheck(Topology topology, ScratchMaskPool pool) {
     this.topology = topology;
     this.pool = pool;
-    this.state = new FakeCpuState(topology);
+    this.state = new ArrayCpuState(topology).allIdle(false);
     this.idle = new boolean[topology.nrCpuIds()];
     FirstIdleIlbSelectorProvider firstIdleProvider = new FirstIdleIlbSelectorProvider();
     this.firstIdle = firstIdleProvider.create(context(firstIdleProvider, Map.of()));
@@ -65,7 +65,7 @@ final class IlbCheck {
   }
 
   private FakePolicyContext context(PluginProvider provider, Map<String, String> overrides) {
-    return new FakePolicyContext(topology, provider, overrides, state, pool);
+    return FakePolicyContext.of(provider, topology, state, overrides, pool);
   }
 
   /** Sets the idle state of every CPU; the selectors see it through the fake view. */

@@ -3,14 +3,14 @@ package dev.schedlab.policies.fair.wake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
-import dev.schedlab.policies.fair.testing.FakeCpuState;
-import dev.schedlab.policies.fair.testing.FakeTask;
 import dev.schedlab.policies.fair.testing.Machines;
-import dev.schedlab.spi.WakeupPolicy;
 import dev.schedlab.spi.WakeupPolicy.Vote;
+import dev.schedlab.spi.WakeupPolicy;
+import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.TaskView;
+import dev.schedlab.testkit.fakes.FakeTask;
 import dev.schedlab.topology.SiblingNumbering;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,13 +27,14 @@ final class SchedIdleWakeupPolicyTest {
   private static final int SCHED_IDLE_CPU = 0;
   private static final int IDLE_CPU = 1;
 
-  private final FakeCpuState state =
-      new FakeCpuState(Machines.smt(2, 1, SiblingNumbering.ADJACENT))
+  private final ArrayCpuState state =
+      new ArrayCpuState(Machines.smt(2, 1, SiblingNumbering.ADJACENT))
+          .allIdle(false)
           .schedIdleRq(SCHED_IDLE_CPU, true)
           .idle(IDLE_CPU, true);
 
   private static TaskView wakee(SchedPolicy policy) {
-    return new FakeTask(1, policy, CpuMasks.full(2));
+    return FakeTask.of(1, policy, CpuMasks.full(2));
   }
 
   @Test

@@ -1,0 +1,51 @@
+package dev.schedlab.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Bad input is one line on stderr naming the problem, and exit status 2, before any boot. */
+final class OracleMainTest {
+
+  private static String[] run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = OracleMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] {Integer.toString(status), err.toString(StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void run_shapeQemuCannotExpress_oneLineAndExit2() {
+    String[] r = run("domains", "--shape", "1s1d3c2t2n");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1].strip().lines()).hasSize(1);
+    assertThat(r[1]).startsWith("schedlab kernel: guest shape:").contains("do not divide");
+  }
+
+  @Test
+  void run_unknownOptionOrAccelerator_oneLineAndExit2() {
+    assertThat(run("domains", "--shape", "1s1d2c1t", "--cpus", "4")[1])
+        .contains("unknown or incomplete option '--cpus'");
+    String[] accel = run("domains", "--shape", "1s1d2c1t", "--accel", "hvf");
+    assertThat(accel[0]).isEqualTo("2");
+    assertThat(accel[1]).contains("--accel 'hvf' is not one of tcg, kvm");
+  }
+
+  @Test
+  void run_missingKernelImage_oneLineAndExit2() {
+    String[] r = run("domains", "--shape", "1s1d2c1t", "--kernel", "/nonexistent/bzImage");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1]).contains("--kernel /nonexistent/bzImage is not a file");
+  }
+
+  @Test
+  void run_badWorkload_oneLineAndExit2() {
+    String[] r = run("behaviour", "--shape", "1s1d2c1t", "--workload", "gemm:x");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1]).contains("--workload takes gemm:THREADS:CHUNK_US:SPIN_US");
+  }
+}

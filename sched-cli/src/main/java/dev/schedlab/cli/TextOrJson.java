@@ -1,7 +1,0 @@
-package dev.schedlab.cli;
-
-/** The {@code --format} choices of the commands that print for people or for tools. */
-enum TextOrJson {
-  text,
-  json
-}

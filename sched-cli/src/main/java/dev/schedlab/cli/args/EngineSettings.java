@@ -1,0 +1,172 @@
+package dev.schedlab.cli.args;
+
+import dev.schedlab.core.SimulationConfig;
+import dev.schedlab.core.balance.BalanceCostModel;
+import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
+import dev.schedlab.spi.ParameterSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code -E KEY=VALUE}: the engine's modelling assumptions (costs, latencies, start-up state and
+ * kernel defaults the model needs), overridable per run from the command line as they are through
+ * {@link EngineOptions}, {@link BalancerOptions} and {@link BalanceCostModel} in code. Each
+ * setting's default is read from those classes' {@code defaults()}, where its source is stated.
+ * Values are checked before anything runs; an unknown key or a value outside its range is bad
+ * input naming what is allowed.
+ */
+public final class EngineSettings {
+
+  /** One setting: how it parses and how it changes the three option records. */
+  private record Setting(ParameterSpec spec, Apply apply) {}
+
+  @FunctionalInterface
+  private interface Apply {
+    void to(Options options, Object value);
+  }
+
+  /** The three records being adjusted. */
+  private static final class Options {
+    EngineOptions engine = EngineOptions.defaults();
+    BalancerOptions balancer = BalancerOptions.defaults();
+    BalanceCostModel cost = BalanceCostModel.defaults();
+  }
+
+  private static final long MS = 1_000_000L;
+  private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
+
+  static {
+    EngineOptions e = EngineOptions.defaults();
+    BalancerOptions b = BalancerOptions.defaults();
+    BalanceCostModel c = BalanceCostModel.defaults();
+    duration("ipi_latency", "IPI send to the target acting on it (incl. shallow idle exit)",
+        e.ipiLatencyNs(), MS, (o, v) -> o.engine = o.engine.withIpiLatencyNs(v));
+    duration("ilb_visit_cost", "ILB cost per CPU of nohz.idle_cpus_mask visited",
+        e.ilbPerCpuVisitedNs(), MS, (o, v) -> o.engine = o.engine.withIlbPerCpuVisitedNs(v));
+    duration("blocked_load_update_cost", "cost of one blocked-load update on the ILB",
+        e.blockedLoadUpdateNs(), MS, (o, v) -> o.engine = o.engine.withBlockedLoadUpdateNs(v));
+    duration("ilb_select_cost", "find_new_ilb() cost per CPU examined, charged to the kicker",
+        e.ilbSelectPerCpuNs(), MS, (o, v) -> o.engine = o.engine.withIlbSelectPerCpuNs(v));
+    bool("sis_util", "SCHED_FEAT(SIS_UTIL)", e.sisUtil(),
+        (o, v) -> o.engine = o.engine.withSisUtil(v));
+    bool("wakeup_preemption", "SCHED_FEAT(WAKEUP_PREEMPTION)", e.wakeupPreemption(),
+        (o, v) -> o.engine = o.engine.withWakeupPreemption(v));
+    bool("run_to_parity", "SCHED_FEAT(RUN_TO_PARITY): a picked task is not wakeup-preempted while"
+            + " eligible, up to its deadline (false: up to 700us of its run time)",
+        e.runToParity(), (o, v) -> o.engine = o.engine.withRunToParity(v));
+    duration("idle_history", "span over which CPUs' last idle instants are spread at start",
+        e.idleHistoryNs(), 10_000 * MS, (o, v) -> o.engine = o.engine.withIdleHistoryNs(v));
+    bool("spread_balance_stamps", "start with last_balance stamps spread (false: boot state)",
+        e.spreadBalanceStamps(), (o, v) -> o.engine = o.engine.withSpreadBalanceStamps(v));
+    bool("retain_short_idle_tick", "idle governor (menu/teo): keep the tick when the CPU's recent"
+        + " idle periods are shorter than a tick (false: stop it at every idle entry)",
+        e.retainShortIdleTick(), (o, v) -> o.engine = o.engine.withRetainShortIdleTick(v));
+    bool("skew_tick", "skew_tick=1: CPU n's tick fires n x (tick/2) / nr_cpus after the jiffy"
+        + " boundary (false: all ticks at the boundary, the kernel's default)",
+        e.skewTick(), (o, v) -> o.engine = o.engine.withSkewTick(v));
+    duration("wakeup_race_window", "how long a wakeup's choice stays unseen by other CPUs'"
+        + " wakeups (select_task_rq_fair() reads without locks; 0: wakeups never race)",
+        e.wakeupRaceWindowNs(), MS, (o, v) -> o.engine = o.engine.withWakeupRaceWindowNs(v));
+    duration("deep_idle_exit", "exit latency of a core-level deep idle state, paid by an IPI to a"
+        + " CPU whose whole core has been idle for deep_idle_residency (0: no deep state;"
+        + " Skylake-SP C6: 133us)",
+        e.deepIdleExitNs(), MS, (o, v) -> o.engine = o.engine.withDeepIdleExitNs(v));
+    duration("deep_idle_residency", "how long a core must have been idle to be in the deep state"
+        + " (Skylake-SP C6 target residency: 400us)",
+        e.deepIdleResidencyNs(), 1_000 * MS,
+        (o, v) -> o.engine = o.engine.withDeepIdleResidencyNs(v));
+    bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
+        e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
+    duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",
+        b.migrationCostNs(), 100 * MS, (o, v) -> o.balancer = o.balancer.withMigrationCostNs(v));
+    bool("mainline_deltas", "post-7.1 mainline balancing and asym/SMT wakeup rules (false: 7.1.5)",
+        b.mainlineDeltas(), (o, v) -> o.balancer = o.balancer.withMainlineDeltas(v));
+    duration("lb_cost_base", "balancing cost model: fixed cost of one balancing invocation",
+        c.baseNs(), MS, (o, v) -> o.cost = new BalanceCostModel(v, o.cost.perCpuScannedNs(),
+            o.cost.perDomainNs(), o.cost.perTaskExaminedNs(), o.cost.perTaskMovedNs()));
+    duration("lb_cost_per_cpu", "balancing cost model: per CPU whose statistics are read",
+        c.perCpuScannedNs(), MS, (o, v) -> o.cost = new BalanceCostModel(o.cost.baseNs(), v,
+            o.cost.perDomainNs(), o.cost.perTaskExaminedNs(), o.cost.perTaskMovedNs()));
+    duration("lb_cost_per_domain", "balancing cost model: per domain balanced",
+        c.perDomainNs(), MS, (o, v) -> o.cost = new BalanceCostModel(o.cost.baseNs(),
+            o.cost.perCpuScannedNs(), v, o.cost.perTaskExaminedNs(), o.cost.perTaskMovedNs()));
+    duration("lb_cost_per_task_examined", "balancing cost model: per task examined",
+        c.perTaskExaminedNs(), MS, (o, v) -> o.cost = new BalanceCostModel(o.cost.baseNs(),
+            o.cost.perCpuScannedNs(), o.cost.perDomainNs(), v, o.cost.perTaskMovedNs()));
+    duration("lb_cost_per_task_moved", "balancing cost model: per task moved",
+        c.perTaskMovedNs(), MS, (o, v) -> o.cost = new BalanceCostModel(o.cost.baseNs(),
+            o.cost.perCpuScannedNs(), o.cost.perDomainNs(), o.cost.perTaskExaminedNs(), v));
+  }
+
+  private final Map<String, Object> values;
+
+  private EngineSettings(Map<String, Object> values) {
+    this.values = values;
+  }
+
+  /**
+   * Parses {@code -E} items.
+   *
+   * @throws BadInputException for a malformed item, an unknown key or a value out of range
+   */
+  public static EngineSettings parse(List<String> items) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (Map.Entry<String, String> item : PluginArguments.keyValues("-E", items).entrySet()) {
+      Setting setting = SETTINGS.get(item.getKey());
+      if (setting == null) {
+        throw new BadInputException("-E " + item.getKey() + ": unknown engine setting; allowed: "
+            + String.join(", ", SETTINGS.keySet()));
+      }
+      try {
+        values.put(item.getKey(), setting.spec().parse(item.getValue()));
+      } catch (IllegalArgumentException ex) {
+        throw new BadInputException("-E " + ex.getMessage(), ex);
+      }
+    }
+    return new EngineSettings(values);
+  }
+
+  /** Applies the settings to {@code builder} (nothing when none were given). */
+  SimulationConfig.Builder applyTo(SimulationConfig.Builder builder) {
+    if (values.isEmpty()) {
+      return builder;
+    }
+    Options options = new Options();
+    values.forEach((key, value) -> SETTINGS.get(key).apply().to(options, value));
+    return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
+  }
+
+  /** The given settings as parsed values, e.g. {@code -E {ilb_visit_cost=1000}} (ns). */
+  @Override
+  public String toString() {
+    return "-E " + values;
+  }
+
+  /** The settings with their defaults, allowed values and descriptions, for help and docs. */
+  public static List<ParameterSpec> specs() {
+    return SETTINGS.values().stream().map(Setting::spec).toList();
+  }
+
+  private static void duration(String name, String description, long defaultNs, long maxNs,
+      LongApply apply) {
+    SETTINGS.put(name, new Setting(ParameterSpec.ofDuration(name, description,
+        ParameterSpec.formatDurationNs(defaultNs), 0, maxNs), (o, v) -> apply.to(o, (Long) v)));
+  }
+
+  private static void bool(String name, String description, boolean def, BoolApply apply) {
+    SETTINGS.put(name, new Setting(ParameterSpec.ofBoolean(name, description, def),
+        (o, v) -> apply.to(o, (Boolean) v)));
+  }
+
+  @FunctionalInterface
+  private interface LongApply {
+    void to(Options options, long value);
+  }
+
+  @FunctionalInterface
+  private interface BoolApply {
+    void to(Options options, boolean value);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.schedlab.cli.command;
+
+import dev.schedlab.cli.args.RunSpec;
+import dev.schedlab.cli.args.Scenario;
+import dev.schedlab.cli.report.Recording;
+import dev.schedlab.cli.report.RunOutcome;
+import dev.schedlab.cli.report.TextTable;
+import dev.schedlab.core.SimulationConfig;
+import dev.schedlab.core.Simulations;
+import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.spi.PluginRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs simulations, one per thread, several at once. Every configuration is built (and so
+ * checked) before the first run starts, so bad input never costs simulation time. Results come
+ * back in the order of the specifications whatever order the runs finish in, and each run is a
+ * pure function of its configuration, so the thread count never changes a report.
+ */
+final class Runner {
+
+  /** What to record of each run besides its result. */
+  enum Record {
+    /** Nothing. */
+    NONE,
+    /** Per-CPU busy time over time (the HTML heat map). */
+    TIMELINE,
+    /** The timeline and the event log of a trace. */
+    TRACE
+  }
+
+  private Runner() {}
+
+  /**
+   * Runs {@code specs} on up to {@code threads} threads.
+   *
+   * @param record what to record of each run
+   * @param progress whether to report progress on stderr
+   */
+  static List<RunOutcome> run(
+      Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
+      Record record, boolean progress) {
+    List<SimulationConfig> configs = new ArrayList<>();
+    for (RunSpec spec : specs) {
+      Scenario own = spec.scenario() != null ? spec.scenario() : scenario;
+      configs.add(own.config(registry, spec.variant(), spec.seed()));
+    }
+    int poolSize = Math.max(1, Math.min(threads, specs.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
+      Thread t = new Thread(r, "schedlab-run");
+      t.setDaemon(true);
+      return t;
+    });
+    AtomicInteger done = new AtomicInteger();
+    long start = System.nanoTime();
+    try {
+      List<Future<RunOutcome>> futures = new ArrayList<>();
+      for (int i = 0; i < specs.size(); i++) {
+        RunSpec spec = specs.get(i);
+        SimulationConfig config = configs.get(i);
+        futures.add(pool.submit(() -> {
+          RunOutcome outcome = runOne(spec, config, record);
+          if (progress) {
+            report(cli, done.incrementAndGet(), specs.size(), outcome, start);
+          }
+          return outcome;
+        }));
+      }
+      List<RunOutcome> outcomes = new ArrayList<>();
+      for (Future<RunOutcome> future : futures) {
+        outcomes.add(await(future));
+      }
+      if (progress) {
+        cli.err().println();
+      }
+      return outcomes;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static RunOutcome runOne(RunSpec spec, SimulationConfig config, Record record) {
+    if (record == Record.NONE) {
+      return new RunOutcome(spec, Simulations.run(config), null);
+    }
+    Recording recording = new Recording(config.hardware().topology(), config.durationNs(),
+        record == Record.TRACE, Recording.DEFAULT_MAX_EVENTS);
+    SimulationResult result = recording.run(config);
+    return new RunOutcome(spec, result, recording);
+  }
+
+  private static RunOutcome await(Future<RunOutcome> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a simulation", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+
+  private static synchronized void report(
+      Cli cli, int done, int total, RunOutcome outcome, long startNs) {
+    SimulationResult r = outcome.result();
+    cli.err().printf(Locale.ROOT, "\rschedlab: %d/%d runs done (%s: %s simulated s per wall s),"
+        + " %.1f s elapsed   ", done, total, outcome.spec().label(),
+        TextTable.number(r.simulatedPerWallSecond()), (System.nanoTime() - startNs) / 1e9);
+    cli.err().flush();
+  }
+}

@@ -1,0 +1,141 @@
+package dev.schedlab.cli.command;
+
+import dev.schedlab.cli.args.BadInputException;
+import dev.schedlab.cli.args.PluginArguments;
+import dev.schedlab.cli.args.RunSpec;
+import dev.schedlab.cli.args.Scenario;
+import dev.schedlab.cli.args.ScenarioOptions;
+import dev.schedlab.cli.args.Variant;
+import dev.schedlab.cli.report.ComparisonReport;
+import dev.schedlab.cli.report.HtmlReport;
+import dev.schedlab.cli.report.Json;
+import dev.schedlab.cli.report.ReportFiles;
+import dev.schedlab.cli.report.RunOutcome;
+import dev.schedlab.cli.report.TraceWriter;
+import dev.schedlab.spi.PluginRegistry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code compare} and {@code run}: simulate a scenario once per variant (in parallel, one
+ * simulation per thread) and report the variants side by side, optionally also as {@code
+ * /proc/schedstat} files, a Chrome trace and an HTML page. Every input is checked, and every
+ * output path, before the first simulation starts; report files appear only when all are complete.
+ */
+abstract class ScenarioCommand implements Callable<Integer> {
+
+  /** Output formats on stdout. */
+  enum Format {
+    table,
+    json,
+    csv
+  }
+
+  private final Cli cli;
+
+  @Mixin ScenarioOptions scenario;
+
+  @Option(names = "--variant", paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
+      description = "a variant: a profile (see `schedlab policies`) or policy plugin, plus plugins;"
+          + " repeatable")
+  List<String> variants = new ArrayList<>();
+
+  @Option(names = "--format", paramLabel = "table|json|csv",
+      description = "stdout format (default table)")
+  Format format = Format.table;
+
+  @Option(names = "--schedstat", paramLabel = "DIR",
+      description =
+          "write DIR/<variant>.schedstat, /proc/schedstat version 17 at the end of the run")
+  String schedstatDir;
+
+  @Option(names = "--trace", paramLabel = "FILE.json",
+      description = "write a Chrome trace-event timeline (Perfetto, chrome://tracing)")
+  String trace;
+
+  @Option(names = "--html", paramLabel = "FILE.html",
+      description = "write a self-contained HTML report with SVG charts")
+  String html;
+
+  ScenarioCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  /** The variant specifications to run when the user gave none, or an empty list to require one. */
+  abstract List<String> defaultVariants();
+
+  /** The most variants this command accepts. */
+  abstract int maxVariants();
+
+  @Override
+  public Integer call() {
+    PluginRegistry registry = cli.registry();
+    Path schedstatPath = schedstatDir == null ? null
+        : ReportFiles.checkDirectory("--schedstat", schedstatDir);
+    Path tracePath = trace == null ? null : ReportFiles.checkFile("--trace", trace);
+    Path htmlPath = html == null ? null : ReportFiles.checkFile("--html", html);
+    List<Variant> parsed = parseVariants(registry);
+    Scenario resolved = Scenario.resolve(registry, scenario,
+        PluginArguments.keyValues("-W", scenario.workloadParameters));
+
+    List<RunSpec> specs = new ArrayList<>();
+    for (Variant v : parsed) {
+      specs.add(new RunSpec(v, resolved.seed()));
+    }
+    Runner.Record record = trace != null ? Runner.Record.TRACE
+        : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
+    boolean progress = cli.interactive() && !scenario.quiet;
+    List<RunOutcome> outcomes = Runner.run(cli, registry, resolved, specs,
+        Runtime.getRuntime().availableProcessors(), record, progress);
+    ComparisonReport report = new ComparisonReport(resolved, outcomes);
+
+    try (ReportFiles.Batch files = new ReportFiles.Batch()) {
+      if (schedstatPath != null) {
+        for (RunOutcome o : outcomes) {
+          String text = o.result().schedstat().toProcText();
+          files.stage(schedstatPath.resolve(o.spec().variant().name() + ".schedstat"),
+              out -> out.write(text));
+        }
+      }
+      if (tracePath != null) {
+        files.stage(tracePath, out -> TraceWriter.write(out, resolved, outcomes));
+        for (RunOutcome o : outcomes) {
+          if (o.recording().truncatedAtNs() >= 0 && !scenario.quiet) {
+            cli.err().println("schedlab: note: the trace of " + o.spec().variant().name()
+                + " stops at " + TraceWriter.micros(o.recording().truncatedAtNs())
+                + " us (" + o.recording().maxEvents() + " events); use a shorter --duration");
+          }
+        }
+      }
+      if (htmlPath != null) {
+        String page = HtmlReport.render(report);
+        files.stage(htmlPath, out -> out.write(page));
+      }
+      files.commit();
+    }
+
+    switch (format) {
+      case json -> cli.out().print(Json.pretty(report.json()));
+      case csv -> cli.out().print(report.csv());
+      default -> cli.out().print(report.table());
+    }
+    return 0;
+  }
+
+  private List<Variant> parseVariants(PluginRegistry registry) {
+    List<String> texts = variants.isEmpty() ? defaultVariants() : variants;
+    if (texts.isEmpty()) {
+      throw new BadInputException("give at least one --variant NAME=PROFILE_OR_PLUGIN[+PLUGIN...],"
+          + " e.g. --variant base=mainline-7.1 --variant new=mainline-7.3");
+    }
+    if (texts.size() > maxVariants()) {
+      throw new BadInputException("this command takes at most " + maxVariants() + " --variant;"
+          + " got " + texts.size() + " (use compare for several)");
+    }
+    return Variant.parseAll(texts, registry);
+  }
+}
