@@ -74,8 +74,9 @@ final class ArchitectureTest {
   }
 
   @Test
-  void workloads_followThePluginRules_withHdrHistogramForLatencyPercentiles() {
-    SchedlabArchitectureRules.pluginRules("dev.schedlab.workloads", "org.HdrHistogram..")
+  void workloads_followThePluginRules_withHdrHistogramAndJacksonsStreamingParser() {
+    SchedlabArchitectureRules.pluginRules(
+            "dev.schedlab.workloads", "org.HdrHistogram..", "com.fasterxml.jackson.core..")
         .check(classes);
   }
 
