@@ -1,7 +1,10 @@
 package dev.schedlab.oracle;
 
+import dev.schedlab.core.KernelRules;
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.Simulations;
+import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.hw.importer.ImportedTopology;
@@ -95,9 +98,14 @@ public final class KernelOracle {
   public record SimulatorSettings(
       int hz, UnaryOperator<SimulationConfig.Builder> engine, String description) {
 
-    /** HZ 250 and the engine's default rules. */
-    public static final SimulatorSettings DEFAULT = new SimulatorSettings(250,
-        UnaryOperator.identity(), "the engine's default (mainline) rules");
+    /** HZ 250 and the rules of the guest's kernel, {@code -E rules=linux-6.1}. */
+    public static final SimulatorSettings DEFAULT = of(KernelRules.LINUX_6_1);
+
+    /** HZ 250 (Debian's) and the engine rule set {@code rules}, nothing else changed. */
+    public static SimulatorSettings of(KernelRules rules) {
+      return new SimulatorSettings(250, b -> b.engine(rules.engine(EngineOptions.defaults()))
+          .balancer(rules.balancer(BalancerOptions.defaults())), "engine rules " + rules.id());
+    }
   }
 
   /**
@@ -187,7 +195,7 @@ public final class KernelOracle {
   /**
    * Boots the shape, runs the workload between two schedstat and softirq snapshots, and runs the
    * simulator with the same workload on the guest's own sysfs topology at HZ 250 with the
-   * engine's default rules.
+   * guest kernel's rules ({@link SimulatorSettings#DEFAULT}).
    *
    * @throws OracleException when the guest does not boot, the program does not build, or the
    *     guest's data cannot be read

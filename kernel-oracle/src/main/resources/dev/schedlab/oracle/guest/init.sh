@@ -39,6 +39,9 @@ for n in $S/node/node[0-9]*; do copy $n cpulist distance; done
 for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
   copy $d name flags min_interval max_interval busy_factor imbalance_pct cache_nice_tries
 done
+# The scheduler's features and CFS tunables, to tell which rules this kernel runs.
+copy /sys/kernel/debug/sched features latency_ns min_granularity_ns idle_min_granularity_ns \
+  wakeup_granularity_ns migration_cost_ns nr_migrate tunable_scaling base_slice_ns
 echo "schedlab-oracle: topology copied"
 dmesg > $O/dmesg.txt
 @WORKLOAD@

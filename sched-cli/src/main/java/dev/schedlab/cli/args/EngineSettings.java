@@ -1,5 +1,6 @@
 package dev.schedlab.cli.args;
 
+import dev.schedlab.core.KernelRules;
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.core.balance.BalancerOptions;
@@ -35,6 +36,8 @@ public final class EngineSettings {
   }
 
   private static final long MS = 1_000_000L;
+  /** The rule-set setting, applied before the others so that they can refine it. */
+  private static final String RULES = "rules";
   private static final Map<String, Setting> SETTINGS = new LinkedHashMap<>();
 
   static {
@@ -83,6 +86,15 @@ public final class EngineSettings {
         b.migrationCostNs(), 100 * MS, (o, v) -> o.balancer = o.balancer.withMigrationCostNs(v));
     bool("mainline_deltas", "post-7.1 mainline balancing and asym/SMT wakeup rules (false: 7.1.5)",
         b.mainlineDeltas(), (o, v) -> o.balancer = o.balancer.withMainlineDeltas(v));
+    SETTINGS.put(RULES, new Setting(ParameterSpec.ofChoice(RULES, "which kernel's rules the"
+        + " engine follows where they move a compared figure: mainline (7.1.5 plus mainline"
+        + " deltas) or linux-6.1 (CFS wakeups, should_we_balance() without the idle-core"
+        + " preference, no NI_RATE; applied before the other settings)", KernelRules.MAINLINE.id(),
+        KernelRules.MAINLINE.id(), KernelRules.LINUX_6_1.id()), (o, v) -> {
+          KernelRules rules = KernelRules.of((String) v);
+          o.engine = rules.engine(o.engine);
+          o.balancer = rules.balancer(o.balancer);
+        }));
     duration("lb_cost_base", "balancing cost model: fixed cost of one balancing invocation",
         c.baseNs(), MS, (o, v) -> o.cost = new BalanceCostModel(v, o.cost.perCpuScannedNs(),
             o.cost.perDomainNs(), o.cost.perTaskExaminedNs(), o.cost.perTaskMovedNs()));
@@ -134,7 +146,14 @@ public final class EngineSettings {
       return builder;
     }
     Options options = new Options();
-    values.forEach((key, value) -> SETTINGS.get(key).apply().to(options, value));
+    if (values.containsKey(RULES)) {
+      SETTINGS.get(RULES).apply().to(options, values.get(RULES));
+    }
+    values.forEach((key, value) -> {
+      if (!key.equals(RULES)) {
+        SETTINGS.get(key).apply().to(options, value);
+      }
+    });
     return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
   }
 

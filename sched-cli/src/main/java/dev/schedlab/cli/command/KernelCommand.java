@@ -111,7 +111,8 @@ public final class KernelCommand implements Callable<Integer> {
   int hz;
 
   @Option(names = "-E", paramLabel = "KEY=VALUE",
-      description = "an engine setting for the simulator's run (list: `schedlab engine`)")
+      description = "an engine setting for the simulator's run (list: `schedlab engine`);"
+          + " rules=linux-6.1 unless given")
   List<String> engineSettings = new ArrayList<>();
 
   @Option(names = "--no-trace", description = "no sched_switch/sched_migrate_task trace")
@@ -231,9 +232,14 @@ public final class KernelCommand implements Callable<Integer> {
     if (noTrace) {
       guest = guest.withoutTrace();
     }
-    EngineSettings settings = EngineSettings.parse(engineSettings);
-    String description = engineSettings.isEmpty() ? "the engine's default (mainline) rules"
-        : settings.toString();
+    // The guest's kernel is 6.1 unless the user says otherwise (-E rules=mainline).
+    List<String> items = new ArrayList<>();
+    if (engineSettings.stream().noneMatch(item -> item.trim().startsWith("rules="))) {
+      items.add("rules=linux-6.1");
+    }
+    items.addAll(engineSettings);
+    EngineSettings settings = EngineSettings.parse(items);
+    String description = settings.toString();
     return new Plan(shape, accelerator, guest,
         new KernelOracle.SimulatorSettings(hz, settings::applyTo, description));
   }

@@ -37,6 +37,26 @@ final class EngineSettingsTest {
   }
 
   @Test
+  void rules_linux61ChangesTheRun_mainlineIsTheDefault_badNameListsBoth() {
+    Map<String, Object> base = metrics(Invocation.of(RUN));
+    Map<String, Object> mainline = metrics(Invocation.of(with("-E", "rules=mainline")));
+    Map<String, Object> v61 = metrics(Invocation.of(with("-E", "rules=linux-6.1")));
+    assertThat(mainline.get("events")).isEqualTo(base.get("events"));
+    assertThat(v61.get("events")).isNotEqualTo(base.get("events"));
+    // A setting refines the rule set, whatever the order on the command line.
+    Map<String, Object> before = metrics(Invocation.of(with("-E", "mainline_deltas=true",
+        "-E", "rules=linux-6.1")));
+    Map<String, Object> after = metrics(Invocation.of(with("-E", "rules=linux-6.1",
+        "-E", "mainline_deltas=true")));
+    assertThat(before.get("events")).isEqualTo(after.get("events"));
+    assertThat(before.get("lb")).isEqualTo(after.get("lb"));
+    Invocation bad = Invocation.of(with("-E", "rules=linux-5.15"));
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err().lines()).hasSize(1);
+    assertThat(bad.err()).contains("rules").contains("mainline").contains("linux-6.1");
+  }
+
+  @Test
   void outOfRangeNamesTheRange() {
     Invocation r = Invocation.of(with("-E", "migration_cost=1s"));
     assertThat(r.exitCode()).isEqualTo(2);

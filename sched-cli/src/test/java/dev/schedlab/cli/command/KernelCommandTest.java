@@ -97,7 +97,7 @@ final class KernelCommandTest {
         .containsEntry("threads", "8");
     assertThat(plan.workload().trace()).isFalse();
     assertThat(plan.settings().hz()).isEqualTo(250);
-    assertThat(plan.settings().description()).contains("ipi_latency");
+    assertThat(plan.settings().description()).contains("ipi_latency").contains("rules=linux-6.1");
   }
 
   @Test

@@ -22,6 +22,10 @@ package dev.schedlab.core.balance;
  *     should_we_balance()}, {@code dst_core_idle}, asymmetric-capacity misfit and capacity rules
  *     in {@code update_sg_lb_stats()} / {@code update_sd_pick_busiest()} / {@code
  *     sched_balance_find_src_rq()}); false follows Linux 7.1.5
+ * @param idleCoreBalanceCpu whether {@code should_we_balance()} prefers an idle CPU on a fully
+ *     idle core as the group's balancing CPU (default true, since b1bfeab9b002 "sched/fair:
+ *     Consider the idle state of the whole core for load balance", v6.6); false is Linux 6.1's
+ *     rule, the group's first idle CPU whatever its siblings do
  */
 public record BalancerOptions(
     boolean niRandom,
@@ -29,7 +33,8 @@ public record BalancerOptions(
     long migrationCostNs,
     int nrMigrate,
     boolean preemptNewidleAfterOneTask,
-    boolean mainlineDeltas) {
+    boolean mainlineDeltas,
+    boolean idleCoreBalanceCpu) {
 
   /** Equivalent of the {@code sysctl_sched_migration_cost} default: 0.5 ms. */
   public static final long DEFAULT_MIGRATION_COST_NS = 500_000L;
@@ -52,33 +57,53 @@ public record BalancerOptions(
     }
   }
 
-  /** The kernel defaults with the 2026-08 mainline rules: (true, true, 500000, 32, true, true). */
+  /** Options with {@code should_we_balance()}'s idle-core preference, as since v6.6. */
+  public BalancerOptions(boolean niRandom, boolean niRate, long migrationCostNs, int nrMigrate,
+      boolean preemptNewidleAfterOneTask, boolean mainlineDeltas) {
+    this(niRandom, niRate, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas,
+        true);
+  }
+
+  /**
+   * The kernel defaults with the 2026-08 mainline rules: (true, true, 500000, 32, true, true,
+   * true).
+   */
   public static BalancerOptions defaults() {
     return new BalancerOptions(
-        true, true, DEFAULT_MIGRATION_COST_NS, DEFAULT_NR_MIGRATE, true, true);
+        true, true, DEFAULT_MIGRATION_COST_NS, DEFAULT_NR_MIGRATE, true, true, true);
+  }
+
+  /** A copy with {@code idleCoreBalanceCpu} replaced. */
+  public BalancerOptions withIdleCoreBalanceCpu(boolean value) {
+    return new BalancerOptions(niRandom, niRate, migrationCostNs, nrMigrate,
+        preemptNewidleAfterOneTask, mainlineDeltas, value);
   }
 
   /** A copy with {@code mainlineDeltas} replaced. */
   public BalancerOptions withMainlineDeltas(boolean value) {
     return new BalancerOptions(
-        niRandom, niRate, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, value);
+        niRandom, niRate, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, value,
+        idleCoreBalanceCpu);
   }
 
   /** A copy with {@code niRandom} replaced. */
   public BalancerOptions withNiRandom(boolean value) {
     return new BalancerOptions(
-        value, niRate, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas);
+        value, niRate, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas,
+        idleCoreBalanceCpu);
   }
 
   /** A copy with {@code niRate} replaced. */
   public BalancerOptions withNiRate(boolean value) {
     return new BalancerOptions(
-        niRandom, value, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas);
+        niRandom, value, migrationCostNs, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas,
+        idleCoreBalanceCpu);
   }
 
   /** A copy with {@code migrationCostNs} replaced. */
   public BalancerOptions withMigrationCostNs(long value) {
     return new BalancerOptions(
-        niRandom, niRate, value, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas);
+        niRandom, niRate, value, nrMigrate, preemptNewidleAfterOneTask, mainlineDeltas,
+        idleCoreBalanceCpu);
   }
 }

@@ -244,7 +244,9 @@ final class SchedBalanceRq {
    * Models {@code should_we_balance(env)} in {@code kernel/sched/fair.c}: in newidle every CPU
    * with nothing queued may balance; otherwise the domain is balanced by the first idle CPU of the
    * local group's balance mask on a fully idle core, else the first idle CPU whose siblings are
-   * busy, else the group's balance CPU.
+   * busy, else the group's balance CPU. Without {@link BalancerOptions#idleCoreBalanceCpu()}
+   * (Linux 6.1, before b1bfeab9b002) the first idle CPU of the balance mask, whatever its
+   * siblings do.
    */
   boolean shouldWeBalance(LbEnv e) {
     MutableCpuMask cpus = e.cpus;
@@ -257,9 +259,9 @@ final class SchedBalanceRq {
     SchedDomain sd = e.sd;
     SchedGroup local = sd.localGroup();
     swbCpus.copyFrom(local.balanceMask());
-    boolean coreRule =
-        !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
-            && (!options.mainlineDeltas() || cpuState.smtActive());
+    boolean coreRule = options.idleCoreBalanceCpu()
+        && !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
+        && (!options.mainlineDeltas() || cpuState.smtActive());
     int idleSmt = NO_CPU;
     // The cursor reads the live mask, so siblings dropped below are not visited.
     for (int cpu = swbCpus.firstAnd(cpus); cpu != NO_CPU; cpu = swbCpus.nextAnd(cpu, cpus)) {

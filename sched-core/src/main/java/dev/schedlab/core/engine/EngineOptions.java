@@ -1,5 +1,6 @@
 package dev.schedlab.core.engine;
 
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -66,6 +67,8 @@ import java.util.function.Consumer;
  *     Xeon's C6 as {@code cpuidle} lists them: exit latency 133 µs, target residency 400 µs
  * @param deepIdleResidencyNs how long a core must have been idle to be in the deep state; default
  *     400 µs (see {@code deepIdleExitNs})
+ * @param wakeupRule which kernel's rule places a waking task and decides wakeup preemption
+ *     (default {@link WakeupRule#EEVDF}; {@link WakeupRule#CFS_6_1} for the kernel oracle's 6.1)
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -83,7 +86,8 @@ public record EngineOptions(
     boolean skewTick,
     long wakeupRaceWindowNs,
     long deepIdleExitNs,
-    long deepIdleResidencyNs) {
+    long deepIdleResidencyNs,
+    WakeupRule wakeupRule) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
@@ -98,6 +102,7 @@ public record EngineOptions(
     requireNonNegative("wakeupRaceWindowNs", wakeupRaceWindowNs);
     requireNonNegative("deepIdleExitNs", deepIdleExitNs);
     requireNonNegative("deepIdleResidencyNs", deepIdleResidencyNs);
+    Objects.requireNonNull(wakeupRule, "wakeupRule");
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
           "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
@@ -109,12 +114,13 @@ public record EngineOptions(
    * The stated defaults: 2000, 100, 300, 10 ns, SIS_UTIL, wakeup preemption and RUN_TO_PARITY on,
    * invariants per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies,
    * 10 ms of idle history, balance stamps spread, the tick stopped at every idle entry, ticks not
-   * skewed, no wakeup race window, no deep idle state (residency 400 µs if one is set).
+   * skewed, no wakeup race window, no deep idle state (residency 400 µs if one is set), EEVDF's
+   * wakeup rule.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false, false, 0, 0, 400_000);
+        10_000_000, true, false, false, 0, 0, 400_000, WakeupRule.EEVDF);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -195,6 +201,11 @@ public record EngineOptions(
     return with(f -> f.runToParity = value);
   }
 
+  /** A copy with another wakeup placement and preemption rule. */
+  public EngineOptions withWakeupRule(WakeupRule value) {
+    return with(f -> f.wakeupRule = value);
+  }
+
   /** A copy with the fields {@code change} sets on a mutable copy of this one. */
   private EngineOptions with(Consumer<Fields> change) {
     Fields f = new Fields(this);
@@ -220,6 +231,7 @@ public record EngineOptions(
     long wakeupRaceWindowNs;
     long deepIdleExitNs;
     long deepIdleResidencyNs;
+    WakeupRule wakeupRule;
 
     Fields(EngineOptions o) {
       ipiLatencyNs = o.ipiLatencyNs;
@@ -238,6 +250,7 @@ public record EngineOptions(
       wakeupRaceWindowNs = o.wakeupRaceWindowNs;
       deepIdleExitNs = o.deepIdleExitNs;
       deepIdleResidencyNs = o.deepIdleResidencyNs;
+      wakeupRule = o.wakeupRule;
     }
 
     EngineOptions build() {
@@ -245,7 +258,7 @@ public record EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
           wakeupPreemption, runToParity, checkInvariants, invariantSweepJiffies, idleHistoryNs,
           spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs, deepIdleExitNs,
-          deepIdleResidencyNs);
+          deepIdleResidencyNs, wakeupRule);
     }
   }
 

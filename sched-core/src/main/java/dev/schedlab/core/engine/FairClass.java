@@ -28,6 +28,11 @@ final class FairClass {
   private final long baseSliceNs;
   /** {@code set_protect_slice()}'s quantum: the base slice, or at most 700 µs without parity. */
   private final long protectQuantumNs;
+  /** {@link Task#leftCpu} of a queued task being moved: its vruntime is kept relative. */
+  private static final int MIGRATING = -2;
+
+  /** Linux 6.1's placement and preemption rules, null under EEVDF's. */
+  private final CfsWakeup cfs;
 
   private boolean wasteWasIdle;
   private int wasteWasWaiting;
@@ -46,6 +51,7 @@ final class FairClass {
     this.baseSliceNs = NORMALIZED_BASE_SLICE_NS * (1 + ilog2(Math.min(ncpus, 8)));
     this.protectQuantumNs = ctx.options.runToParity()
         ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
+    this.cfs = ctx.options.wakeupRule() == WakeupRule.CFS_6_1 ? new CfsWakeup(ncpus) : null;
   }
 
   private static int ilog2(int value) {
@@ -76,7 +82,7 @@ final class FairClass {
 
   /**
    * Models {@code enqueue_task_fair()} for one task: PELT update (attaching a task that arrives
-   * from elsewhere or is new), placement at the average vruntime, {@code cfs_tasks} head, counts.
+   * from elsewhere or is new), placement ({@link #place}), {@code cfs_tasks} head, counts.
    */
   void enqueue(CpuRunqueue rq, Task task, boolean initial) {
     wasteBefore(rq);
@@ -92,9 +98,7 @@ final class FairClass {
       rq.cfs.add(task.avg, task.weight);
       task.attached = true;
     }
-    long vslice = vslice(task);
-    task.vruntime = rq.avgVruntime();
-    task.deadline = task.vruntime + (initial ? vslice / 2 : vslice);
+    place(rq, task, initial);
     int previousNr = rq.nr;
     rq.addHead(task);
     rq.loadWeight += task.weight;
@@ -114,6 +118,55 @@ final class FairClass {
       tick.restart(rq);
     }
     wasteAfter(rq);
+  }
+
+  /**
+   * Where an enqueued task starts. EEVDF: at the queue's average vruntime (lag 0), a new task with
+   * half a slice to its deadline. Linux 6.1 ({@link CfsWakeup}): a new task one virtual slice
+   * after {@code min_vruntime}, any other at its old place relative to {@code min_vruntime} with
+   * the sleeper credit; its deadline is a slice later, so that the EEVDF pick, which the engine
+   * keeps, chooses the leftmost task as CFS's does.
+   */
+  private void place(CpuRunqueue rq, Task task, boolean initial) {
+    long vslice = vslice(task);
+    if (cfs == null) {
+      task.vruntime = rq.avgVruntime();
+      task.deadline = task.vruntime + (initial ? vslice / 2 : vslice);
+      return;
+    }
+    long min = CfsWakeup.minVruntime(rq);
+    if (initial) {
+      task.vruntime = cfs.placeNew(min, rq.nr, rq.loadWeight, task.weight);
+    } else if (task.leftCpu == MIGRATING) {
+      // dequeue_entity() without DEQUEUE_SLEEP kept it relative; enqueue_entity() renormalizes.
+      task.vruntime = min + task.leftVruntime;
+    } else if (task.leftCpu >= 0) {
+      long relative = task.leftVruntime - CfsWakeup.minVruntime(ctx.rqs[task.leftCpu]);
+      task.vruntime = cfs.placeWaking(min, relative);
+    } else {
+      task.vruntime = min;
+    }
+    task.leftCpu = -1;
+    task.deadline = task.vruntime + vslice;
+  }
+
+  /**
+   * Under Linux 6.1's rules, remembers where {@code task} leaves {@code rq}: a sleeper its
+   * vruntime (made relative to the old queue's {@code min_vruntime} when it wakes, as {@code
+   * migrate_task_rq_fair()} does), a queued task the balancer moves its vruntime relative to
+   * {@code min_vruntime} now ({@code dequeue_entity()} without {@code DEQUEUE_SLEEP}).
+   */
+  private void noteLeaving(CpuRunqueue rq, Task task, boolean sleeping) {
+    if (cfs == null) {
+      return;
+    }
+    if (sleeping) {
+      task.leftVruntime = task.vruntime;
+      task.leftCpu = rq.cpu;
+    } else {
+      task.leftVruntime = task.vruntime - CfsWakeup.minVruntime(rq);
+      task.leftCpu = MIGRATING;
+    }
   }
 
   /** Snapshot of {@code rq}'s wasted-core state before a change (changes never nest). */
@@ -150,6 +203,7 @@ final class FairClass {
     PeltUpdates.seUpdate(task, now, true, true);
     PeltUpdates.cfsUpdate(rq, now);
     // util_est_dequeue() removes the estimate the enqueue added; util_est_update() follows.
+    noteLeaving(rq, task, true);
     removeFromRq(rq, task);
     if (newState != TaskState.EXITED) {
       PeltUpdates.updateUtilEst(task);
@@ -248,7 +302,8 @@ final class FairClass {
    * preempt; a current task whose slice is used up ({@code update_deadline()}) is preempted;
    * otherwise the wakee preempts when it is what {@code __pick_eevdf()} would choose now, with the
    * current task kept while it is eligible and below its {@code vprot} (RUN_TO_PARITY, {@link
-   * #protectUntil}). Slices are all equal here, so {@code PREEMPT_SHORT} never applies.
+   * #protectUntil}). Slices are all equal here, so {@code PREEMPT_SHORT} never applies. Under
+   * {@link WakeupRule#CFS_6_1} the last test is 6.1's instead: {@link CfsWakeup#preempts}.
    */
   void wakeupPreempt(CpuRunqueue rq, Task task) {
     Task curr = rq.curr;
@@ -267,6 +322,13 @@ final class FairClass {
       return;
     }
     rq.updateCurr(ctx.now());
+    if (cfs != null) {
+      // Linux 6.1's check_preempt_wakeup(): the vruntime lead against the wakeup granularity.
+      if (cfs.preempts(curr.vruntime, task.vruntime, task.weight)) {
+        upcalls.resched(rq);
+      }
+      return;
+    }
     if (curr.vruntime >= curr.deadline) {
       curr.deadline = curr.vruntime + vslice(curr);
       upcalls.resched(rq);
@@ -318,6 +380,7 @@ final class FairClass {
     }
     CpuRunqueue src = ctx.rqs[task.cpu];
     checkAllowed(task, dstCpu);
+    noteLeaving(src, task, false);
     dequeueQueued(src, task);
     setTaskCpu(task, dstCpu);
     CpuRunqueue dst = ctx.rqs[dstCpu];

@@ -49,6 +49,14 @@ final class Task implements TaskView {
   /** {@code se->deadline}. */
   long deadline;
   /**
+   * Under {@link WakeupRule#CFS_6_1}: the vruntime the task had when it left a runqueue (sleep or
+   * migration), and that runqueue's CPU (-1: none), from which its place relative to {@code
+   * min_vruntime} is taken when it is enqueued again.
+   */
+  long leftVruntime;
+  /** The CPU of {@link #leftVruntime}, -1 when the task has not left a runqueue. */
+  int leftCpu = -1;
+  /**
    * {@code se->vprot}: the vruntime below which the task, once picked, is protected from wakeup
    * preemption while it stays eligible ({@code set_protect_slice()}).
    */

@@ -73,6 +73,17 @@ final class ShouldWeBalanceTest {
   }
 
   @Test
+  void shouldWeBalance_linux61_firstIdleCpuWhateverItsSiblings() {
+    // Linux 6.1, before b1bfeab9b002: CPU 1 is the first idle CPU of {0-3}, though its sibling
+    // 0 is busy and core {2,3} is fully idle.
+    host.addTask(0);
+    BalancerPieces v61 = host.balancer(dev.schedlab.core.KernelRules.LINUX_6_1
+        .balancer(BalancerOptions.defaults().withNiRandom(false)));
+    assertThat(v61.shouldWeBalance(1, host.domain(1, 2), IdleType.IDLE)).isTrue();
+    assertThat(v61.shouldWeBalance(2, host.domain(2, 2), IdleType.IDLE)).isFalse();
+  }
+
+  @Test
   void shouldWeBalance_newlyIdle_everyEmptyCpuBalancesUnlessWakeupPending() {
     host.addTask(0);
     assertThat(balancer.shouldWeBalance(3, host.domain(3, 2), IdleType.NEWLY_IDLE)).isTrue();
