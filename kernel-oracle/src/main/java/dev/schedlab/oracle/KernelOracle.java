@@ -213,6 +213,10 @@ public final class KernelOracle {
    */
   public BehaviourResult behaviour(
       Request request, GuestWorkload workload, SimulatorSettings settings) {
+    if (!workload.simulated()) {
+      throw new OracleException(workload.label() + " has no simulator counterpart: record it"
+          + " (TraceRecorder) instead");
+    }
     GuestPrograms programs = new GuestPrograms(tools.gcc(), GuestPrograms.defaultCache());
     GuestImage image = new GuestImage(tools.busybox()).workload(workload.guestCommands())
         .program(workload.program(), programs.binary(workload.program()));

@@ -2,6 +2,7 @@ package dev.schedlab.oracle;
 
 import dev.schedlab.oracle.guest.Accelerator;
 import dev.schedlab.oracle.guest.GuestShape;
+import dev.schedlab.oracle.guest.GuestWorkload;
 import dev.schedlab.oracle.guest.HostTools;
 import dev.schedlab.oracle.guest.OracleException;
 import java.io.PrintStream;
@@ -13,9 +14,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A small command line for the oracle until {@code schedlab kernel} exists:
- * {@code domains --shape SHAPE [--append ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]}.
- * Bad input prints one line and exits with 2; a domain difference exits with 1.
+ * The oracle's own command line ({@code kernel-oracle/bin/oracle}) beside {@code schedlab
+ * kernel}: {@code domains} (one shape's domains), {@code random} (the random-shape suite), {@code
+ * behaviour} (a workload against the simulator) and {@code record} (a tracefs recording for trace
+ * replay). Bad input prints one line and exits with 2; a domain difference exits with 1.
  */
 public final class OracleMain {
 
@@ -23,7 +25,10 @@ public final class OracleMain {
       + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]"
       + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]"
       + " | behaviour --shape SHAPE --workload gemm:THREADS:CHUNK_US:SPIN_US|"
-      + "hackbench:GROUPS:FDS:LOOPS --seconds S [--append ARGS] [--kernel IMAGE] [--work DIR]";
+      + "hackbench:GROUPS:FDS:LOOPS --seconds S [--append ARGS] [--kernel IMAGE] [--work DIR]"
+      + " [--rules linux-6.1|mainline]"
+      + " | record --shape SHAPE --workload gemm:...|hackbench:...|forkexec:WORKERS:CHILDREN:RUN_US"
+      + " --seconds S --out TRACE.txt [--append ARGS] [--kernel IMAGE] [--work DIR]";
 
   private OracleMain() {}
 
@@ -39,9 +44,13 @@ public final class OracleMain {
         return random(options(args, "random", List.of("--count", "--seed", "--max-cpus",
             "--out", "--work")), out, err);
       }
+      if (args.length > 0 && args[0].equals("record")) {
+        return record(options(args, "record", List.of("--shape", "--workload", "--seconds",
+            "--append", "--kernel", "--accel", "--work", "--out")), out, err);
+      }
       if (args.length > 0 && args[0].equals("behaviour")) {
         return behaviour(options(args, "behaviour", List.of("--shape", "--workload", "--seconds",
-            "--append", "--kernel", "--accel", "--work")), out, err);
+            "--append", "--kernel", "--accel", "--work", "--rules")), out, err);
       }
       Map<String, String> options = options(args, "domains",
           List.of("--shape", "--append", "--kernel", "--accel", "--work"));
@@ -76,31 +85,70 @@ public final class OracleMain {
       throws java.io.IOException {
     GuestShape shape = GuestShape.parse(require(options, "--shape"));
     double seconds = Double.parseDouble(options.getOrDefault("--seconds", "10"));
-    String[] w = require(options, "--workload").split(":");
-    dev.schedlab.oracle.guest.GuestWorkload workload;
-    try {
-      workload = switch (w[0]) {
-        case "gemm" -> dev.schedlab.oracle.guest.GuestWorkload.gemm(Integer.parseInt(w[1]),
-            Long.parseLong(w[2]), Long.parseLong(w[3]), seconds, shape.cpus());
-        case "hackbench" -> dev.schedlab.oracle.guest.GuestWorkload.hackbench(
-            Integer.parseInt(w[1]), Integer.parseInt(w[2]), Integer.parseInt(w[3]), seconds);
-        default -> throw new IllegalArgumentException("--workload " + w[0]
-            + " is not gemm or hackbench");
-      };
-    } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-      throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US or"
-          + " hackbench:GROUPS:FDS:LOOPS, not '" + options.get("--workload") + "'");
-    }
+    GuestWorkload workload = workload(require(options, "--workload"), seconds, shape, false);
     Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
         : Files.createTempDirectory("schedlab-oracle");
     Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
     Accelerator accel = options.containsKey("--accel") ? accelerator(options.get("--accel"))
         : null;
+    // The simulator follows the guest kernel's rules unless told otherwise; checked before boot.
+    KernelOracle.SimulatorSettings settings = KernelOracle.SimulatorSettings.of(
+        dev.schedlab.core.KernelRules.of(options.getOrDefault("--rules", "linux-6.1")));
     HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
     KernelOracle oracle = new KernelOracle(tools, line -> err.println("schedlab kernel: " + line));
     KernelOracle.BehaviourResult result = oracle.behaviour(new KernelOracle.Request(shape,
-        options.getOrDefault("--append", ""), kernel, accel, work), workload);
+        options.getOrDefault("--append", ""), kernel, accel, work), workload, settings);
     out.print(result.report().toText());
+    return 0;
+  }
+
+  /**
+   * {@code gemm:THREADS:CHUNK_US:SPIN_US}, {@code hackbench:GROUPS:FDS:LOOPS} or, for a recording
+   * only, {@code forkexec:WORKERS:CHILDREN:RUN_US}.
+   */
+  private static GuestWorkload workload(String text, double seconds, GuestShape shape,
+      boolean recording) {
+    String[] w = text.split(":");
+    try {
+      return switch (w[0]) {
+        case "gemm" -> GuestWorkload.gemm(Integer.parseInt(w[1]), Long.parseLong(w[2]),
+            Long.parseLong(w[3]), seconds, shape.cpus());
+        case "hackbench" -> GuestWorkload.hackbench(Integer.parseInt(w[1]),
+            Integer.parseInt(w[2]), Integer.parseInt(w[3]), seconds);
+        case "forkexec" -> {
+          if (!recording) {
+            throw new IllegalArgumentException("--workload forkexec has no simulator"
+                + " counterpart: it is for record only");
+          }
+          yield GuestWorkload.forkexec(Integer.parseInt(w[1]), Integer.parseInt(w[2]),
+              Long.parseLong(w[3]), seconds);
+        }
+        default -> throw new IllegalArgumentException("--workload " + w[0]
+            + " is not gemm or hackbench" + (recording ? " or forkexec" : ""));
+      };
+    } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
+      throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US or"
+          + " hackbench:GROUPS:FDS:LOOPS" + (recording ? " or forkexec:WORKERS:CHILDREN:RUN_US"
+          : "") + ", not '" + text + "'");
+    }
+  }
+
+  private static int record(Map<String, String> options, PrintStream out, PrintStream err)
+      throws java.io.IOException {
+    GuestShape shape = GuestShape.parse(require(options, "--shape"));
+    double seconds = Double.parseDouble(options.getOrDefault("--seconds", "2"));
+    GuestWorkload workload = workload(require(options, "--workload"), seconds, shape, true);
+    Path trace = Path.of(require(options, "--out"));
+    Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
+        : Files.createTempDirectory("schedlab-oracle-record");
+    Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
+    Accelerator accel = options.containsKey("--accel") ? accelerator(options.get("--accel"))
+        : null;
+    HostTools tools = HostTools.find(true, line -> err.println("schedlab kernel: " + line));
+    TraceRecorder.Recording recording = new TraceRecorder(tools,
+        line -> err.println("schedlab kernel: " + line)).record(new KernelOracle.Request(shape,
+        options.getOrDefault("--append", ""), kernel, accel, work), workload, trace);
+    out.print(recording.summary());
     return 0;
   }
 

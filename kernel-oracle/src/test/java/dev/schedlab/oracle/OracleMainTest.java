@@ -48,4 +48,27 @@ final class OracleMainTest {
     assertThat(r[0]).isEqualTo("2");
     assertThat(r[1]).contains("--workload takes gemm:THREADS:CHUNK_US:SPIN_US");
   }
+
+  @Test
+  void run_badRulesOrForkexecInBehaviour_oneLineAndExit2() {
+    String[] rules = run("behaviour", "--shape", "1s1d2c1t", "--workload", "gemm:1:1000:0",
+        "--rules", "linux-5.15");
+    assertThat(rules[0]).isEqualTo("2");
+    assertThat(rules[1].strip().lines()).hasSize(1);
+    assertThat(rules[1]).contains("rules linux-5.15: allowed mainline, linux-6.1");
+    String[] fork = run("behaviour", "--shape", "1s1d2c1t", "--workload", "forkexec:1:2:3");
+    assertThat(fork[0]).isEqualTo("2");
+    assertThat(fork[1]).contains("forkexec has no simulator counterpart");
+  }
+
+  @Test
+  void run_recordNeedsAWorkloadAndAnOutput_oneLineAndExit2() {
+    String[] noOut = run("record", "--shape", "1s1d2c1t", "--workload", "forkexec:1:2:3");
+    assertThat(noOut[0]).isEqualTo("2");
+    assertThat(noOut[1]).contains("--out is required");
+    String[] bad = run("record", "--shape", "1s1d2c1t", "--workload", "forkexec:1", "--out",
+        "/tmp/x.txt");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[1]).contains("forkexec:WORKERS:CHILDREN:RUN_US");
+  }
 }

@@ -18,8 +18,9 @@ import java.util.Map;
  * @param seconds how long the workload runs in the guest and in the simulator
  * @param simulatorWorkload the {@code wl.*} id
  * @param simulatorParameters its {@code -W} parameters
- * @param trace whether the guest records a {@code sched_switch}/{@code sched_migrate_task} trace
- *     while the program runs
+ * @param traceEvents the {@code sched} trace events the guest records while the program runs,
+ *     as tracefs names them ({@link #COMPARED_EVENTS} for the comparison, {@link #RECORDED_EVENTS}
+ *     for a recording; empty: no trace)
  */
 public record GuestWorkload(
     String label,
@@ -29,11 +30,23 @@ public record GuestWorkload(
     double seconds,
     String simulatorWorkload,
     Map<String, String> simulatorParameters,
-    boolean trace) {
+    List<String> traceEvents) {
+
+  /** The events the behaviour comparison reads: switches and migrations. */
+  public static final List<String> COMPARED_EVENTS = List.of("sched_switch", "sched_migrate_task");
+
+  /**
+   * The events of a recording for trace replay: every switch, wakeup and migration, and the
+   * process life cycle (fork, exec, exit).
+   */
+  public static final List<String> RECORDED_EVENTS = List.of("sched_switch", "sched_waking",
+      "sched_wakeup", "sched_wakeup_new", "sched_process_fork", "sched_process_exec",
+      "sched_process_exit", "sched_migrate_task");
 
   /** Copies the collections. */
   public GuestWorkload {
     arguments = List.copyOf(arguments);
+    traceEvents = List.copyOf(traceEvents);
     simulatorParameters = java.util.Collections.unmodifiableMap(
         new LinkedHashMap<>(simulatorParameters));
   }
@@ -54,7 +67,7 @@ public record GuestWorkload(
         threads, chunkUs, spinUs), "gemm_team",
         List.of(Integer.toString(threads), Long.toString(chunkUs), Long.toString(spinUs),
             String.format(Locale.ROOT, "%.3f", seconds)),
-        false, seconds, "wl.gemm", sim, true);
+        false, seconds, "wl.gemm", sim, COMPARED_EVENTS);
   }
 
   /**
@@ -84,13 +97,42 @@ public record GuestWorkload(
         groups, fds, pipe ? ", pipes" : ""), "hackbench",
         List.of(Integer.toString(groups), Integer.toString(fds), Integer.toString(loops),
             Integer.toString(datasize), pipe ? "pipe" : "socket"),
-        true, seconds, "wl.hackbench", sim, true);
+        true, seconds, "wl.hackbench", sim, COMPARED_EVENTS);
+  }
+
+  /**
+   * A fork/exec/exit mix for recordings ({@code forkexec}): {@code workers} processes each fork
+   * {@code iterations} children in turn, every child execs, runs {@code runUs} of CPU time and
+   * exits; run again and again for the duration. The simulator has no counterpart: a recording
+   * only ({@code simulatorWorkload} is empty).
+   */
+  public static GuestWorkload forkexec(int workers, int iterations, long runUs, double seconds) {
+    return new GuestWorkload(String.format(Locale.ROOT,
+        "forkexec %d workers x %d children, %d us each", workers, iterations, runUs), "forkexec",
+        List.of(Integer.toString(workers), Integer.toString(iterations), Long.toString(runUs)),
+        true, seconds, "", Map.of(), RECORDED_EVENTS);
+  }
+
+  /** Whether the guest records a trace while the program runs. */
+  public boolean trace() {
+    return !traceEvents.isEmpty();
+  }
+
+  /** Whether there is a simulator counterpart ({@link #forkexec} has none). */
+  public boolean simulated() {
+    return !simulatorWorkload.isEmpty();
+  }
+
+  /** The same workload recording {@link #RECORDED_EVENTS}, for trace replay. */
+  public GuestWorkload recording() {
+    return new GuestWorkload(label, program, arguments, repeat, seconds, simulatorWorkload,
+        simulatorParameters, RECORDED_EVENTS);
   }
 
   /** The same workload without the guest's trace (the trace costs the guest CPU time). */
   public GuestWorkload withoutTrace() {
     return new GuestWorkload(label, program, arguments, repeat, seconds, simulatorWorkload,
-        simulatorParameters, false);
+        simulatorParameters, List.of());
   }
 
   /**
@@ -101,7 +143,7 @@ public record GuestWorkload(
     Map<String, String> sim = new LinkedHashMap<>(simulatorParameters);
     sim.putAll(overrides);
     return new GuestWorkload(label, program, arguments, repeat, seconds, simulatorWorkload, sim,
-        trace);
+        traceEvents);
   }
 
   /** The guest shell commands: snapshots around the program, which runs for the duration. */
@@ -121,17 +163,32 @@ public record GuestWorkload(
         "cat /proc/softirqs > $O/softirqs.before",
         "cat /proc/interrupts > $O/interrupts.before",
         "T=/sys/kernel/tracing",
-        trace ? "if [ -d $T/events/sched ]; then echo 2048 > $T/buffer_size_kb; echo > $T/trace;"
-            + " echo 1 > $T/events/sched/sched_switch/enable;"
-            + " echo 1 > $T/events/sched/sched_migrate_task/enable; echo 1 > $T/tracing_on; fi"
-            : "# no trace",
+        trace() ? traceStart() : "# no trace",
         loop,
         "[ -d $T/events/sched ] && echo 0 > $T/tracing_on",
         "cat /proc/schedstat > $O/schedstat.after",
         "cat /proc/softirqs > $O/softirqs.after",
         "cat /proc/interrupts > $O/interrupts.after",
         "cat /proc/uptime > $O/uptime.after",
-        trace ? "[ -f $T/trace ] && cat $T/trace > $O/trace.txt" : "# no trace",
+        trace() ? "[ -f $T/trace ] && cat $T/trace > $O/trace.txt"
+            + " && cat $T/per_cpu/cpu*/stats | grep overrun > $O/trace.overrun" : "# no trace",
         "echo \"schedlab-oracle: workload done\"");
+  }
+
+  /**
+   * Turns the trace on: 2 MiB of ring buffer per CPU, the events enabled one by one, and for a
+   * recording the {@code global} trace clock, so that time stamps order events across CPUs
+   * (the default {@code local} clock is per CPU).
+   */
+  private String traceStart() {
+    StringBuilder sb = new StringBuilder("if [ -d $T/events/sched ]; then echo 2048 >"
+        + " $T/buffer_size_kb; echo > $T/trace;");
+    if (!traceEvents.equals(COMPARED_EVENTS)) {
+      sb.append(" echo global > $T/trace_clock;");
+    }
+    for (String event : traceEvents) {
+      sb.append(" echo 1 > $T/events/sched/").append(event).append("/enable;");
+    }
+    return sb.append(" echo 1 > $T/tracing_on; fi").toString();
   }
 }

@@ -2,6 +2,7 @@ package dev.schedlab.oracle.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,5 +35,36 @@ final class GuestWorkloadTest {
     assertThat(w.guestCommands()).contains("while [ $(cut -d. -f1 /proc/uptime) -lt $end ]")
         .contains("/bin/hackbench 2 4 50 100 socket");
     assertThat(w.simulatorParameters()).containsEntry("groups", "2").containsEntry("fds", "4");
+  }
+
+  @Test
+  void comparison_tracesSwitchesAndMigrations_recordingEveryEventOnTheGlobalClock() {
+    GuestWorkload w = GuestWorkload.hackbench(1, 2, 20, 2);
+    assertThat(w.traceEvents()).isEqualTo(GuestWorkload.COMPARED_EVENTS);
+    assertThat(w.guestCommands()).contains("events/sched/sched_switch/enable")
+        .contains("events/sched/sched_migrate_task/enable")
+        .doesNotContain("sched_waking").doesNotContain("trace_clock");
+    String recording = w.recording().guestCommands();
+    for (String event : List.of("sched_switch", "sched_waking", "sched_wakeup",
+        "sched_wakeup_new", "sched_process_fork", "sched_process_exec", "sched_process_exit",
+        "sched_migrate_task")) {
+      assertThat(recording).contains("echo 1 > $T/events/sched/" + event + "/enable;");
+    }
+    assertThat(recording).contains("echo global > $T/trace_clock")
+        .contains("cat $T/trace > $O/trace.txt").contains("grep overrun > $O/trace.overrun");
+    assertThat(recording.indexOf("tracing_on; fi"))
+        .isLessThan(recording.indexOf("/bin/hackbench"));
+    assertThat(w.withoutTrace().trace()).isFalse();
+    assertThat(w.withoutTrace().guestCommands()).doesNotContain("/enable")
+        .doesNotContain("trace.txt");
+  }
+
+  @Test
+  void forkexec_isARecordingWithoutSimulatorCounterpart() {
+    GuestWorkload w = GuestWorkload.forkexec(2, 20, 300, 2);
+    assertThat(w.simulated()).isFalse();
+    assertThat(w.traceEvents()).isEqualTo(GuestWorkload.RECORDED_EVENTS);
+    assertThat(w.guestCommands()).contains("/bin/forkexec 2 20 300 >> $O/workload.out");
+    assertThat(GuestWorkload.gemm(1, 10, 0, 1, 2).simulated()).isTrue();
   }
 }
