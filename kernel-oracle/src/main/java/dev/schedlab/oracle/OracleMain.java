@@ -25,7 +25,8 @@ public final class OracleMain {
       + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]"
       + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]"
       + " | behaviour --shape SHAPE --workload gemm:THREADS:CHUNK_US:SPIN_US|"
-      + "hackbench:GROUPS:FDS:LOOPS --seconds S [--append ARGS] [--kernel IMAGE] [--work DIR]"
+      + "hackbench:GROUPS:FDS:LOOPS|schbench:M:W:REQUEST_US:SLEEP_US --seconds S"
+      + " [--append ARGS] [--kernel IMAGE] [--work DIR]"
       + " [--rules linux-6.1|mainline]"
       + " | record --shape SHAPE --workload gemm:...|hackbench:...|forkexec:WORKERS:CHILDREN:RUN_US"
       + " --seconds S --out TRACE.txt [--append ARGS] [--kernel IMAGE] [--work DIR]";
@@ -103,8 +104,9 @@ public final class OracleMain {
   }
 
   /**
-   * {@code gemm:THREADS:CHUNK_US:SPIN_US}, {@code hackbench:GROUPS:FDS:LOOPS} or, for a recording
-   * only, {@code forkexec:WORKERS:CHILDREN:RUN_US}.
+   * {@code gemm:THREADS:CHUNK_US:SPIN_US}, {@code hackbench:GROUPS:FDS:LOOPS}, {@code
+   * schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US} or, for a recording only, {@code
+   * forkexec:WORKERS:CHILDREN:RUN_US}.
    */
   private static GuestWorkload workload(String text, double seconds, GuestShape shape,
       boolean recording) {
@@ -115,6 +117,8 @@ public final class OracleMain {
             Long.parseLong(w[3]), seconds, shape.cpus());
         case "hackbench" -> GuestWorkload.hackbench(Integer.parseInt(w[1]),
             Integer.parseInt(w[2]), Integer.parseInt(w[3]), seconds);
+        case "schbench" -> GuestWorkload.schbench(Integer.parseInt(w[1]),
+            Integer.parseInt(w[2]), Long.parseLong(w[3]), Long.parseLong(w[4]), seconds);
         case "forkexec" -> {
           if (!recording) {
             throw new IllegalArgumentException("--workload forkexec has no simulator"
@@ -124,11 +128,12 @@ public final class OracleMain {
               Long.parseLong(w[3]), seconds);
         }
         default -> throw new IllegalArgumentException("--workload " + w[0]
-            + " is not gemm or hackbench" + (recording ? " or forkexec" : ""));
+            + " is not gemm, hackbench or schbench" + (recording ? " or forkexec" : ""));
       };
     } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
-      throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US or"
-          + " hackbench:GROUPS:FDS:LOOPS" + (recording ? " or forkexec:WORKERS:CHILDREN:RUN_US"
+      throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US,"
+          + " hackbench:GROUPS:FDS:LOOPS or schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US"
+          + (recording ? " or forkexec:WORKERS:CHILDREN:RUN_US"
           : "") + ", not '" + text + "'");
     }
   }

@@ -101,6 +101,28 @@ public record GuestWorkload(
   }
 
   /**
+   * schbench with {@code messageThreads} message threads of {@code workers} workers each; a woken
+   * worker sleeps {@code sleepUs}, then runs {@code requestUs} of CPU time ({@code wl.schbench},
+   * whose {@code request_work} is that time alone on a full CPU). Runs once for the duration;
+   * prints {@code p99_wakeup_latency} in µs, as the simulator's workload does.
+   */
+  public static GuestWorkload schbench(int messageThreads, int workers, long requestUs,
+      long sleepUs, double seconds) {
+    Map<String, String> sim = new LinkedHashMap<>();
+    sim.put("message_threads", Integer.toString(messageThreads));
+    sim.put("workers", Integer.toString(workers));
+    sim.put("request_work", requestUs + "us");
+    sim.put("sleep", sleepUs + "us");
+    return new GuestWorkload(String.format(Locale.ROOT,
+        "schbench %d message threads x %d workers, request %d us, sleep %d us", messageThreads,
+        workers, requestUs, sleepUs), "schbench",
+        List.of(Integer.toString(messageThreads), Integer.toString(workers),
+            Long.toString(requestUs), Long.toString(sleepUs),
+            String.format(Locale.ROOT, "%.3f", seconds)),
+        false, seconds, "wl.schbench", sim, COMPARED_EVENTS);
+  }
+
+  /**
    * A fork/exec/exit mix for recordings ({@code forkexec}): {@code workers} processes each fork
    * {@code iterations} children in turn, every child execs, runs {@code runUs} of CPU time and
    * exits; run again and again for the duration. The simulator has no counterpart: a recording

@@ -7,15 +7,16 @@ import java.util.Map;
 
 /**
  * A simulator workload ({@code wl.*} with its {@code -W} parameters) as the guest program that
- * runs the same team, for {@code schedlab kernel}: {@code wl.gemm} is {@code gemm_team},
- * {@code wl.hackbench} is {@code hackbench}. Parameters the guest program has no counterpart for
- * are refused in one line when they would change what runs (affinity, pinned placement, a wake
- * tree), and passed to the simulator alone when they are its assumptions ({@code send_work}).
+ * runs the same team, for {@code schedlab kernel}: {@code wl.gemm} is {@code gemm_team}, {@code
+ * wl.hackbench} is {@code hackbench}, {@code wl.schbench} is {@code schbench}. Parameters the
+ * guest program has no counterpart for are refused in one line when they would change what runs
+ * (affinity, pinned placement, a wake tree, a policy other than SCHED_NORMAL), and passed to the
+ * simulator alone when they are its assumptions ({@code send_work}).
  */
 public final class WorkloadMapping {
 
   /** The workloads a guest program exists for. */
-  public static final List<String> SUPPORTED = List.of("wl.gemm", "wl.hackbench");
+  public static final List<String> SUPPORTED = List.of("wl.gemm", "wl.hackbench", "wl.schbench");
 
   private WorkloadMapping() {}
 
@@ -38,6 +39,7 @@ public final class WorkloadMapping {
     return switch (id) {
       case "wl.gemm" -> gemm(resolved, overrides, seconds, shape);
       case "wl.hackbench" -> hackbench(resolved, overrides, seconds);
+      case "wl.schbench" -> schbench(resolved, overrides, seconds);
       default -> throw new IllegalArgumentException("no guest program for " + id + "; allowed: "
           + String.join(", ", SUPPORTED));
     };
@@ -67,6 +69,19 @@ public final class WorkloadMapping {
         p.getInt("loops"), p.getInt("datasize"), p.getBoolean("pipe"), seconds);
     return w.withSimulatorParameters(passThrough(overrides, "groups", "fds", "loops", "datasize",
         "pipe", "affinity", "start_pipe"));
+  }
+
+  private static GuestWorkload schbench(Parameters p, Map<String, String> overrides,
+      double seconds) {
+    refuse(!p.getString("policy").equals("normal"), "wl.schbench -W policy="
+        + p.getString("policy") + ": the guest's schbench runs SCHED_NORMAL (policy=normal)");
+    refuse(p.getLong("warmup") != 0, "wl.schbench -W warmup: the guest's schbench counts from"
+        + " the start (warmup=0)");
+    long requestUs = Math.max(1, p.getLong("request_work") / 1_000);
+    return GuestWorkload.schbench(p.getInt("message_threads"), p.getInt("workers"), requestUs,
+        p.getLong("sleep") / 1_000, seconds).withSimulatorParameters(passThrough(overrides,
+            "message_threads", "workers", "request_work", "sleep", "warmup", "policy",
+            "affinity"));
   }
 
   /** The overrides that only the simulator sees (its assumptions), without {@code mapped}. */

@@ -67,4 +67,15 @@ final class GuestWorkloadTest {
     assertThat(w.guestCommands()).contains("/bin/forkexec 2 20 300 >> $O/workload.out");
     assertThat(GuestWorkload.gemm(1, 10, 0, 1, 2).simulated()).isTrue();
   }
+
+  @Test
+  void schbench_runsOnceForTheDuration_sameTeamInTheSimulator() {
+    GuestWorkload w = GuestWorkload.schbench(2, 8, 100, 100, 10);
+    assertThat(w.guestCommands()).contains("/bin/schbench 2 8 100 100 10.000 >> $O/workload.out")
+        .doesNotContain("while [");
+    assertThat(w.simulatorWorkload()).isEqualTo("wl.schbench");
+    assertThat(w.simulatorParameters()).containsEntry("message_threads", "2")
+        .containsEntry("workers", "8").containsEntry("request_work", "100us")
+        .containsEntry("sleep", "100us");
+  }
 }

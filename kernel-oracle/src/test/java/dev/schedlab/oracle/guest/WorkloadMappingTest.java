@@ -6,11 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.workloads.GemmWorkloadProvider;
 import dev.schedlab.workloads.HackbenchWorkloadProvider;
+import dev.schedlab.workloads.SchbenchWorkloadProvider;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code wl.gemm} and {@code wl.hackbench} with their {@code -W} parameters become the guest
+ * {@code wl.gemm}, {@code wl.hackbench} and {@code wl.schbench} with their {@code -W} parameters become the guest
  * programs with the same team; what the programs cannot follow is refused.
  */
 final class WorkloadMappingTest {
@@ -51,5 +52,22 @@ final class WorkloadMappingTest {
     Parameters p = new HackbenchWorkloadProvider().descriptor().resolve(overrides);
     assertThatThrownBy(() -> WorkloadMapping.of("wl.hackbench", p, overrides, 10, SHAPE))
         .hasMessageContaining("start_pipe=false");
+  }
+
+  @Test
+  void schbench_timesInMicroseconds_policyOtherThanNormalRefused() {
+    Map<String, String> overrides = Map.of("message_threads", "2", "workers", "4",
+        "request_work", "200us", "sleep", "50us");
+    Parameters p = new SchbenchWorkloadProvider().descriptor().resolve(overrides);
+    GuestWorkload w = WorkloadMapping.of("wl.schbench", p, overrides, 5, SHAPE);
+    assertThat(w.program()).isEqualTo("schbench");
+    assertThat(w.arguments()).containsExactly("2", "4", "200", "50", "5.000");
+    assertThat(w.simulatorParameters()).containsEntry("request_work", "200us")
+        .containsEntry("sleep", "50us").containsEntry("workers", "4");
+    assertThat(w.repeat()).isFalse();
+    Map<String, String> idle = Map.of("policy", "idle");
+    Parameters pi = new SchbenchWorkloadProvider().descriptor().resolve(idle);
+    assertThatThrownBy(() -> WorkloadMapping.of("wl.schbench", pi, idle, 5, SHAPE))
+        .hasMessageContaining("policy=idle");
   }
 }

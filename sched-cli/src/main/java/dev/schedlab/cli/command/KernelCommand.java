@@ -96,7 +96,7 @@ public final class KernelCommand implements Callable<Integer> {
   String accel;
 
   @Option(names = "--workload", paramLabel = "ID",
-      description = "a workload with a guest program: wl.gemm or wl.hackbench")
+      description = "a workload with a guest program: wl.gemm, wl.hackbench or wl.schbench")
   String workload;
 
   @Option(names = "-W", paramLabel = "KEY=VALUE", description = "a workload parameter")
