@@ -25,7 +25,8 @@ public final class OracleMain {
       + " [--append KERNEL_ARGS] [--kernel IMAGE] [--accel tcg|kvm] [--work DIR]"
       + " | random --count N --seed S --max-cpus C --out FILE.tsv [--work DIR]"
       + " | behaviour --shape SHAPE --workload gemm:THREADS:CHUNK_US:SPIN_US|"
-      + "hackbench:GROUPS:FDS:LOOPS|schbench:M:W:REQUEST_US:SLEEP_US --seconds S"
+      + "hackbench:GROUPS:FDS:LOOPS|schbench:M:W:REQUEST_US:SLEEP_US|rtapp:T:PERIOD_US:RUN_US"
+      + " --seconds S"
       + " [--append ARGS] [--kernel IMAGE] [--work DIR]"
       + " [--rules linux-6.1|mainline]"
       + " | record --shape SHAPE --workload gemm:...|hackbench:...|forkexec:WORKERS:CHILDREN:RUN_US"
@@ -86,9 +87,10 @@ public final class OracleMain {
       throws java.io.IOException {
     GuestShape shape = GuestShape.parse(require(options, "--shape"));
     double seconds = Double.parseDouble(options.getOrDefault("--seconds", "10"));
-    GuestWorkload workload = workload(require(options, "--workload"), seconds, shape, false);
+    String workloadText = require(options, "--workload");
     Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
         : Files.createTempDirectory("schedlab-oracle");
+    GuestWorkload workload = workload(workloadText, seconds, shape, false, work);
     Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
     Accelerator accel = options.containsKey("--accel") ? accelerator(options.get("--accel"))
         : null;
@@ -105,11 +107,12 @@ public final class OracleMain {
 
   /**
    * {@code gemm:THREADS:CHUNK_US:SPIN_US}, {@code hackbench:GROUPS:FDS:LOOPS}, {@code
-   * schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US} or, for a recording only, {@code
+   * schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US}, {@code rtapp:THREADS:PERIOD_US:RUN_US}
+   * (its rt-app JSON for the simulator written to {@code work}) or, for a recording only, {@code
    * forkexec:WORKERS:CHILDREN:RUN_US}.
    */
   private static GuestWorkload workload(String text, double seconds, GuestShape shape,
-      boolean recording) {
+      boolean recording, Path work) throws java.io.IOException {
     String[] w = text.split(":");
     try {
       return switch (w[0]) {
@@ -119,6 +122,20 @@ public final class OracleMain {
             Integer.parseInt(w[2]), Integer.parseInt(w[3]), seconds);
         case "schbench" -> GuestWorkload.schbench(Integer.parseInt(w[1]),
             Integer.parseInt(w[2]), Long.parseLong(w[3]), Long.parseLong(w[4]), seconds);
+        case "rtapp" -> {
+          int threads = Integer.parseInt(w[1]);
+          long periodUs = Long.parseLong(w[2]);
+          long runUs = Long.parseLong(w[3]);
+          if (threads < 1 || periodUs < 1 || runUs < 0) {
+            throw new IllegalArgumentException("--workload rtapp:THREADS:PERIOD_US:RUN_US needs"
+                + " THREADS and PERIOD_US >= 1 and RUN_US >= 0, not '" + text + "'");
+          }
+          // The simulator's wl.rtapp reads the same team from a file in the work directory.
+          Path json = work.resolve("rtapp.json");
+          Files.createDirectories(work);
+          Files.writeString(json, GuestWorkload.rtappJson(threads, periodUs, runUs));
+          yield GuestWorkload.rtappPeriodic(threads, periodUs, runUs, seconds, json);
+        }
         case "forkexec" -> {
           if (!recording) {
             throw new IllegalArgumentException("--workload forkexec has no simulator"
@@ -128,11 +145,12 @@ public final class OracleMain {
               Long.parseLong(w[3]), seconds);
         }
         default -> throw new IllegalArgumentException("--workload " + w[0]
-            + " is not gemm, hackbench or schbench" + (recording ? " or forkexec" : ""));
+            + " is not gemm, hackbench, schbench or rtapp" + (recording ? " or forkexec" : ""));
       };
     } catch (ArrayIndexOutOfBoundsException | NumberFormatException e) {
       throw new IllegalArgumentException("--workload takes gemm:THREADS:CHUNK_US:SPIN_US,"
-          + " hackbench:GROUPS:FDS:LOOPS or schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US"
+          + " hackbench:GROUPS:FDS:LOOPS, schbench:MESSAGE_THREADS:WORKERS:REQUEST_US:SLEEP_US or"
+          + " rtapp:THREADS:PERIOD_US:RUN_US"
           + (recording ? " or forkexec:WORKERS:CHILDREN:RUN_US"
           : "") + ", not '" + text + "'");
     }
@@ -142,10 +160,11 @@ public final class OracleMain {
       throws java.io.IOException {
     GuestShape shape = GuestShape.parse(require(options, "--shape"));
     double seconds = Double.parseDouble(options.getOrDefault("--seconds", "2"));
-    GuestWorkload workload = workload(require(options, "--workload"), seconds, shape, true);
+    String workloadText = require(options, "--workload");
     Path trace = Path.of(require(options, "--out"));
     Path work = options.containsKey("--work") ? Path.of(options.get("--work"))
         : Files.createTempDirectory("schedlab-oracle-record");
+    GuestWorkload workload = workload(workloadText, seconds, shape, true, work);
     Path kernel = options.containsKey("--kernel") ? Path.of(options.get("--kernel")) : null;
     Accelerator accel = options.containsKey("--accel") ? accelerator(options.get("--accel"))
         : null;

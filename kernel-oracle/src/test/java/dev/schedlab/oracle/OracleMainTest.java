@@ -71,4 +71,12 @@ final class OracleMainTest {
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[1]).contains("forkexec:WORKERS:CHILDREN:RUN_US");
   }
+
+  @Test
+  void run_rtappWithoutThreads_oneLineAndExit2() {
+    String[] r = run("behaviour", "--shape", "1s1d2c1t", "--workload", "rtapp:0:10000:100");
+    assertThat(r[0]).isEqualTo("2");
+    assertThat(r[1].strip().lines()).hasSize(1);
+    assertThat(r[1]).contains("rtapp:THREADS:PERIOD_US:RUN_US needs THREADS and PERIOD_US >= 1");
+  }
 }

@@ -123,6 +123,29 @@ public record GuestWorkload(
   }
 
   /**
+   * Periodic rt-app-like workers ({@code rtapp_periodic}): {@code threads} threads each running
+   * {@code runUs} of CPU time per absolute period of {@code periodUs}; the simulator runs {@code
+   * wl.rtapp} on {@code json}, where the caller writes {@link #rtappJson} (one task of {@code
+   * threads} instances: {@code run}, then a unique absolute {@code timer}). Both report {@code
+   * throughput} in loops/s and the timer's lateness.
+   */
+  public static GuestWorkload rtappPeriodic(int threads, long periodUs, long runUs,
+      double seconds, java.nio.file.Path json) {
+    return new GuestWorkload(String.format(Locale.ROOT,
+        "rt-app %d periodic threads, run %d us every %d us", threads, runUs, periodUs),
+        "rtapp_periodic", List.of(Integer.toString(threads), Long.toString(periodUs),
+            Long.toString(runUs), String.format(Locale.ROOT, "%.3f", seconds)),
+        false, seconds, "wl.rtapp", Map.of("file", json.toString()), COMPARED_EVENTS);
+  }
+
+  /** The rt-app JSON of {@link #rtappPeriodic} for the simulator's {@code wl.rtapp}. */
+  public static String rtappJson(int threads, long periodUs, long runUs) {
+    return String.format(Locale.ROOT, "{\"tasks\": {\"periodic\": {\"instance\": %d,"
+        + " \"loop\": -1, \"run\": %d, \"timer\": {\"ref\": \"unique\", \"period\": %d,"
+        + " \"mode\": \"absolute\"}}}}%n", threads, runUs, periodUs);
+  }
+
+  /**
    * A fork/exec/exit mix for recordings ({@code forkexec}): {@code workers} processes each fork
    * {@code iterations} children in turn, every child execs, runs {@code runUs} of CPU time and
    * exits; run again and again for the duration. The simulator has no counterpart: a recording

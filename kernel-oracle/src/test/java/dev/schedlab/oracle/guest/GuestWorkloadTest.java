@@ -78,4 +78,16 @@ final class GuestWorkloadTest {
         .containsEntry("workers", "8").containsEntry("request_work", "100us")
         .containsEntry("sleep", "100us");
   }
+
+  @Test
+  void rtappPeriodic_guestArgumentsAndTheSimulatorsJson() {
+    GuestWorkload w = GuestWorkload.rtappPeriodic(4, 10_000, 2_000, 5,
+        java.nio.file.Path.of("/tmp/w/rtapp.json"));
+    assertThat(w.guestCommands()).contains("/bin/rtapp_periodic 4 10000 2000 5.000 >>");
+    assertThat(w.simulatorWorkload()).isEqualTo("wl.rtapp");
+    assertThat(w.simulatorParameters()).containsEntry("file", "/tmp/w/rtapp.json");
+    assertThat(GuestWorkload.rtappJson(4, 10_000, 2_000)).isEqualTo("{\"tasks\": {\"periodic\":"
+        + " {\"instance\": 4, \"loop\": -1, \"run\": 2000, \"timer\": {\"ref\": \"unique\","
+        + " \"period\": 10000, \"mode\": \"absolute\"}}}}" + System.lineSeparator());
+  }
 }
