@@ -58,7 +58,7 @@ final class TraceCommandTest {
         .contains("\"schedlab\": \"trace program\"", "\"ops\": \"r190000 b0 r90000 x\"");
     assertThat(withoutSpeed(fromProgram)).isEqualTo(withoutSpeed(fromTrace));
     assertThat(table).contains("wl.trace: replay of " + trace + " (ftrace text, recorded on an"
-        + " unnamed machine", "3 tasks, 4 bursts, 1 wake edges, 1 timed wakeups, 1 forks, 1"
+        + " unnamed machine", "3 tasks, 4 bursts, 1 wake edges, 2 timed wakeups, 1 forks, 1"
         + " exits", "time (s, lower is better)");
   }
 
@@ -91,7 +91,7 @@ final class TraceCommandTest {
         "shape=1n1l2c1t", "--workload", "wl.trace", "-W", "file=" + trace, "--duration",
         "10ms").assertOk().out();
 
-    assertThat(out).contains("trace check: replay of " + trace, "replay completed at 0.000595 s",
+    assertThat(out).contains("trace check: replay of " + trace, "replay completed at 0.000950 s",
         "tasks whose CPU time is within 5 %", "3 of 3", "worker-101", "migrations, all");
     assertThat(out).containsPattern("CPU time, all tasks \\(s\\) +0\\.0007 +0\\.0007 +1\\.000");
   }
@@ -108,6 +108,8 @@ final class TraceCommandTest {
     Invocation.of("trace", "import", empty.toString()).assertBadInput("is empty");
     Invocation.of("trace", "import", trace.toString(), "-o", dir.toString())
         .assertBadInput("-o " + dir + ": is a directory");
+    Invocation.of("trace", "import", trace.toString(), "-o", trace.toString())
+        .assertBadInput("-o " + trace + ": is an input of this run (TRACE)");
     Invocation.of("trace", "import", trace.toString(), "-M", "shape=1n1l1c2t")
         .assertBadInput("-M shape=1n1l1c2t: a machine parameter needs --recorded-on ID");
     Invocation.of("trace", "import", trace.toString(), "--recorded-on", "hw.veraa")

@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * the recorded length. A fork ({@code sched_process_fork}) is a step of the parent's program at
  * that point of its work.
  *
- * <p>Tasks seen first running or runnable existed at the trace's start and start running at
- * once; tasks seen first being woken slept since the start. Events that contradict what was
+ * <p>Tasks seen running at a CPU's first event existed at the trace's start and start running at
+ * once; tasks seen first being woken, or first switched in later, slept until then (a timed
+ * sleep from the start: the trace cannot tell a late fork from a long sleep or wait). Events that contradict what was
  * followed (lost events, PID reuse without an exit) are counted and the state re-read from them.
  */
 final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusyState {
@@ -458,6 +459,11 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
    * wakeup event was seen), a CPU it was followed on loses it.
    */
   private void claim(Draft task, int cpu, long sinceNs, long atNs) {
+    if (task.state == FRESH && sinceNs > startNs) {
+      // First seen being switched in after the trace began: it slept, waited or was forked
+      // untraced until then, so the replay starts it there rather than at the start.
+      sleepSinceStart(task);
+    }
     if (task.state == BLOCKED) {
       sleepsWithoutWakeup++;
       endSleep(task, sinceNs);

@@ -275,9 +275,10 @@ final class TraceImportTest {
     TraceModel traced = TraceImport.text(new ByteArrayInputStream(
         text.getBytes(StandardCharsets.UTF_8)), "smt.txt", RecordingMachine.of("two", model));
 
-    // a: 50 µs alone + 50 µs beside b at half speed; b: 50 µs beside a, then 100 µs alone.
+    // a: 50 µs alone + 50 µs beside b at half speed; b: first switched in 50 µs after the
+    // trace began (a sleep until then), 50 µs beside a, then 100 µs alone.
     assertThat(TraceOps.format(traced.tasks().get(0).ops())).isEqualTo("r75000 p");
-    assertThat(TraceOps.format(traced.tasks().get(1).ops())).isEqualTo("r125000 p");
+    assertThat(TraceOps.format(traced.tasks().get(1).ops())).isEqualTo("s50000 r125000 p");
     assertThat(traced.recordedOn()).isEqualTo("two");
     assertThatThrownBy(() -> TraceImport.text(new ByteArrayInputStream(
             text.replace("[001]", "[002]").getBytes(StandardCharsets.UTF_8)), "smt.txt",
