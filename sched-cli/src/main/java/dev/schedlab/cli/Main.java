@@ -5,6 +5,7 @@ import dev.schedlab.cli.command.CompareCommand;
 import dev.schedlab.cli.command.ExplainIlbCommand;
 import dev.schedlab.cli.command.KernelCommand;
 import dev.schedlab.cli.command.ListCommand;
+import dev.schedlab.cli.command.RerunCommand;
 import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
 import dev.schedlab.cli.command.TopologyCommand;
@@ -83,6 +84,7 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new SchedlabCommand(cli));
     commandLine.addSubcommand("compare", new CompareCommand(cli));
     commandLine.addSubcommand("run", new RunCommand(cli));
+    commandLine.addSubcommand("rerun", new RerunCommand(cli));
     commandLine.addSubcommand("sweep", new SweepCommand(cli));
     commandLine.addSubcommand("machines", new ListCommand.Machines(cli));
     commandLine.addSubcommand("policies", new ListCommand.Policies(cli));

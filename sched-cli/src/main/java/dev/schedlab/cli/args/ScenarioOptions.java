@@ -46,11 +46,11 @@ public final class ScenarioOptions implements Serializable {
   int hz;
 
   @Option(names = "--nohz-full", paramLabel = "LIST", description = "nohz_full= CPUs")
-  String nohzFull;
+  public String nohzFull;
 
   @Option(names = "--isolcpus", paramLabel = "[FLAGS,]LIST",
       description = "isolcpus= value, e.g. domain,managed_irq,2-5")
-  String isolcpus;
+  public String isolcpus;
 
   @Option(names = "-E", paramLabel = "KEY=VALUE",
       description = "an engine assumption, e.g. -E ipi_latency=5us (list: `schedlab engine`)")
