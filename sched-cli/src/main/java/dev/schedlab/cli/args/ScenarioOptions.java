@@ -59,6 +59,15 @@ public final class ScenarioOptions implements Serializable {
   @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
   public boolean quiet;
 
+  @Option(names = "--progress", description = "progress lines on stderr also when it is not a"
+      + " terminal (on a terminal progress is shown in place unless --quiet)")
+  public boolean progress;
+
+  /** Whether to show progress: on a terminal, or when asked for; never with --quiet. */
+  public boolean showProgress(boolean terminal) {
+    return !quiet && (terminal || progress);
+  }
+
   /**
    * The options other than the machine, the workload and their parameters, as text: two option
    * sets with the same text and parameters describe the same runs.

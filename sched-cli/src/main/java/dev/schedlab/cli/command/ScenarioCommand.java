@@ -115,7 +115,7 @@ abstract class ScenarioCommand implements Callable<Integer> {
     }
     Runner.Record record = trace != null ? Runner.Record.TRACE
         : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
-    boolean progress = cli.interactive() && !scenario.quiet;
+    boolean progress = scenario.showProgress(cli.interactive());
     List<RunOutcome> outcomes = Runner.run(cli, registry, resolved, specs,
         Runtime.getRuntime().availableProcessors(), record, progress);
     ComparisonReport report = new ComparisonReport(resolved,
