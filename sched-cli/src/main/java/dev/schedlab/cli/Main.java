@@ -8,6 +8,7 @@ import dev.schedlab.cli.command.ListCommand;
 import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
 import dev.schedlab.cli.command.TopologyCommand;
+import dev.schedlab.core.engine.InvariantViolation;
 import dev.schedlab.spi.PluginRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -27,15 +28,20 @@ import picocli.CommandLine;
  * contract users and scripts rely on: bad input (a picocli usage error, an unknown id, a value
  * outside its range, an unreadable topology file) prints exactly one line {@code schedlab:
  * <problem and what is allowed>} on stderr and exits with 2; nothing else is printed and no
- * stack trace is shown. An unexpected failure also prints one line, and exits with 1.
+ * stack trace is shown. A broken engine invariant prints the line naming it, the simulated time
+ * and the CPU or task, and exits with 3. An unexpected failure also prints one line, and exits
+ * with 1.
  */
 public final class Main {
 
   /** Exit code for bad input. */
   static final int EXIT_BAD_INPUT = 2;
 
-  /** Exit code for a failure that is not the user's input (a bug, an engine invariant). */
+  /** Exit code for a failure that is not the user's input (a bug). */
   static final int EXIT_INTERNAL = 1;
+
+  /** Exit code for a broken engine invariant: the run's results cannot be trusted. */
+  static final int EXIT_INVARIANT = 3;
 
   private Main() {}
 
@@ -119,9 +125,14 @@ public final class Main {
     return error(cli, message, EXIT_BAD_INPUT);
   }
 
-  private static int failure(Cli cli, Exception e) {
+  /** The exit code and one line for an exception a command threw. */
+  static int failure(Cli cli, Exception e) {
     if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
       return error(cli, e.getMessage(), EXIT_BAD_INPUT);
+    }
+    if (e instanceof InvariantViolation) {
+      return error(cli, e.getMessage() + " (an engine or plugin bug; the run's figures cannot be"
+          + " trusted)", EXIT_INVARIANT);
     }
     if (System.getenv("SCHEDLAB_DEBUG") != null) {
       e.printStackTrace(cli.err());
