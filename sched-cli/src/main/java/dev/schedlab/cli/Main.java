@@ -101,8 +101,9 @@ public final class Main {
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-    // As in most tools, a repeated single-value option takes its last value.
-    commandLine.setOverwrittenOptionsAllowed(true);
+    // A repeated single-value option is an error, as a repeated -M/-W/-E key is: which of the two
+    // the user meant is not ours to guess.
+    commandLine.setOverwrittenOptionsAllowed(false);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(cli, e));
     commandLine.setExecutionExceptionHandler((e, command, parsed) -> failure(cli, e));
     return commandLine;

@@ -102,6 +102,9 @@ abstract class ScenarioCommand implements Callable<Integer> {
     ReportFiles.checkDistinct(targets, inputs());
     Scenario resolved = Scenario.resolve(registry, scenario,
         PluginArguments.keyValues("-W", scenario.workloadParameters));
+    for (String warning : resolved.warnings(scenario, registry, parsed)) {
+      cli.err().println("schedlab: " + warning);
+    }
 
     List<RunSpec> specs = new ArrayList<>();
     for (Variant v : parsed) {
