@@ -28,9 +28,12 @@ import picocli.CommandLine;
  * contract users and scripts rely on: bad input (a picocli usage error, an unknown id, a value
  * outside its range, an unreadable topology file) prints exactly one line {@code schedlab:
  * <problem and what is allowed>} on stderr and exits with 2; nothing else is printed and no
- * stack trace is shown. A broken engine invariant prints the line naming it, the simulated time
- * and the CPU or task, and exits with 3. An unexpected failure also prints one line, and exits
- * with 1.
+ * stack trace is shown. Running out of heap is bad input too (the run was too large for the heap
+ * given): a run the estimate of {@code HeapEstimate} says cannot fit is refused before it starts,
+ * and an {@link OutOfMemoryError} that still happens becomes one line naming the heap and how to
+ * raise it. A broken engine invariant prints the line
+ * naming it, the simulated time and the CPU or task, and exits with 3. An unexpected failure also
+ * prints one line, and exits with 1.
  */
 public final class Main {
 
@@ -78,10 +81,23 @@ public final class Main {
    */
   static int run(String[] args, Cli cli) {
     CommandLine commandLine = commandLine(cli);
-    int code = commandLine.execute(
-        args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+    int code;
+    try {
+      code = commandLine.execute(
+          args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+    } catch (OutOfMemoryError e) {
+      // What the run held is unreachable once the stack has unwound to here.
+      code = error(cli, outOfMemory(), EXIT_BAD_INPUT);
+    }
     cli.out().flush();
     return code;
+  }
+
+  /** The line for a heap too small for the run. */
+  static String outOfMemory() {
+    return "out of memory: this run needs more than the " + (Runtime.getRuntime().maxMemory() >> 20)
+        + " MB of heap the JVM may use; raise it (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g) or make the"
+        + " run smaller (a smaller machine, fewer variants, a shorter --duration, no --trace)";
   }
 
   /** The command tree, with output and error handling bound to {@code cli}. */

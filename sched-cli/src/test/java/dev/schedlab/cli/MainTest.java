@@ -77,4 +77,13 @@ final class MainTest {
     assertThat(line).startsWith("schedlab: invariant 'ILB CPU idle' violated at 0.004000 s"
         + " simulated: the ILB selector chose CPU 3").doesNotContain("Exception", "\tat ");
   }
+
+  @Test
+  void outOfMemory_oneLineNamingTheHeapAndHowToRaiseIt() {
+    assertThat(Main.outOfMemory())
+        .startsWith("out of memory: this run needs more than the "
+            + (Runtime.getRuntime().maxMemory() >> 20) + " MB of heap the JVM may use; raise it"
+            + " (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g)")
+        .doesNotContain("\n");
+  }
 }
