@@ -138,8 +138,8 @@ final class EngineChecks {
     try {
       return Simulations.run(config.build());
     } catch (InvariantViolation e) {
-      throw new AssertionError(
-          what + ": engine invariant violated: " + e.getMessage() + where(e), e);
+      // The message starts "invariant 'NAME' violated at T s simulated".
+      throw new AssertionError(what + ": engine " + e.getMessage() + where(e), e);
     } catch (RuntimeException | StackOverflowError e) {
       throw new AssertionError(
           what + ": the run failed with " + e.getClass().getSimpleName() + ": " + e.getMessage()

@@ -60,7 +60,8 @@ final class PluginConformanceTest {
     ConformanceReport report = quick(new BrokenProviders.BusyCpuIlbSelectorProvider()).run();
     assertThat(failureOf(report, "engine smt2"))
         .contains("kittest.broken.busy-cpu on smt2")
-        .contains("engine invariant violated: ILB selector chose CPU")
+        .contains("engine invariant 'ILB CPU idle' violated at ")
+        .contains("the ILB selector chose CPU")
         .contains("which is not idle");
   }
 
@@ -84,8 +85,9 @@ final class PluginConformanceTest {
             .withDurationNs(20_000_000L)
             .run();
     assertThat(failureOf(report, "engine nohz-full"))
-        .contains("engine invariant violated: ILB selector chose CPU")
-        .contains("which is not a housekeeping CPU (nohz_full)");
+        .contains("engine invariant 'ILB CPU housekeeping' violated at ")
+        .contains("the ILB selector chose CPU")
+        .contains("which is not a housekeeping CPU (nohz_full;");
     assertThat(report.outcomes())
         .filteredOn(o -> o.check().startsWith("engine smt2"))
         .extracting(Outcome::status)

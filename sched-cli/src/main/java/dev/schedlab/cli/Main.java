@@ -10,6 +10,7 @@ import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
 import dev.schedlab.cli.command.TopologyCommand;
 import dev.schedlab.cli.command.TraceCommand;
+import dev.schedlab.core.engine.InvariantViolation;
 import dev.schedlab.spi.PluginRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,15 +30,23 @@ import picocli.CommandLine;
  * contract users and scripts rely on: bad input (a picocli usage error, an unknown id, a value
  * outside its range, an unreadable topology file) prints exactly one line {@code schedlab:
  * <problem and what is allowed>} on stderr and exits with 2; nothing else is printed and no
- * stack trace is shown. An unexpected failure also prints one line, and exits with 1.
+ * stack trace is shown. Running out of heap is bad input too (the run was too large for the heap
+ * given): a run the estimate of {@code HeapEstimate} says cannot fit is refused before it starts,
+ * and an {@link OutOfMemoryError} that still happens becomes one line naming the heap and how to
+ * raise it. A broken engine invariant prints the line
+ * naming it, the simulated time and the CPU or task, and exits with 3. An unexpected failure also
+ * prints one line, and exits with 1.
  */
 public final class Main {
 
   /** Exit code for bad input. */
   static final int EXIT_BAD_INPUT = 2;
 
-  /** Exit code for a failure that is not the user's input (a bug, an engine invariant). */
+  /** Exit code for a failure that is not the user's input (a bug). */
   static final int EXIT_INTERNAL = 1;
+
+  /** Exit code for a broken engine invariant: the run's results cannot be trusted. */
+  static final int EXIT_INVARIANT = 3;
 
   private Main() {}
 
@@ -74,10 +83,23 @@ public final class Main {
    */
   static int run(String[] args, Cli cli) {
     CommandLine commandLine = commandLine(cli);
-    int code = commandLine.execute(
-        args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+    int code;
+    try {
+      code = commandLine.execute(
+          args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+    } catch (OutOfMemoryError e) {
+      // What the run held is unreachable once the stack has unwound to here.
+      code = error(cli, outOfMemory(), EXIT_BAD_INPUT);
+    }
     cli.out().flush();
     return code;
+  }
+
+  /** The line for a heap too small for the run. */
+  static String outOfMemory() {
+    return "out of memory: this run needs more than the " + (Runtime.getRuntime().maxMemory() >> 20)
+        + " MB of heap the JVM may use; raise it (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g) or make the"
+        + " run smaller (a smaller machine, fewer variants, a shorter --duration, no --trace)";
   }
 
   /** The command tree, with output and error handling bound to {@code cli}. */
@@ -100,8 +122,9 @@ public final class Main {
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));
     commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-    // As in most tools, a repeated single-value option takes its last value.
-    commandLine.setOverwrittenOptionsAllowed(true);
+    // A repeated single-value option is an error, as a repeated -M/-W/-E key is: which of the two
+    // the user meant is not ours to guess.
+    commandLine.setOverwrittenOptionsAllowed(false);
     commandLine.setParameterExceptionHandler((e, args) -> usageError(cli, e));
     commandLine.setExecutionExceptionHandler((e, command, parsed) -> failure(cli, e));
     return commandLine;
@@ -145,9 +168,14 @@ public final class Main {
         + "'? (" + unmatched.getCommandLine().getCommandName() + " --help lists them)";
   }
 
-  private static int failure(Cli cli, Exception e) {
+  /** The exit code and one line for an exception a command threw. */
+  static int failure(Cli cli, Exception e) {
     if (e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
       return error(cli, e.getMessage(), EXIT_BAD_INPUT);
+    }
+    if (e instanceof InvariantViolation) {
+      return error(cli, e.getMessage() + " (an engine or plugin bug; the run's figures cannot be"
+          + " trusted)", EXIT_INVARIANT);
     }
     if (System.getenv("SCHEDLAB_DEBUG") != null) {
       e.printStackTrace(cli.err());

@@ -2,6 +2,11 @@ package dev.schedlab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.cli.command.Cli;
+import dev.schedlab.core.engine.InvariantViolation;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,5 +62,28 @@ final class MainTest {
   void subcommandHelp_listsItsOptions() {
     assertThat(Invocation.of("compare", "--help").assertOk().out())
         .contains("--variant", "--schedstat", "--trace", "--html", "--duration");
+  }
+
+  @Test
+  void brokenInvariant_oneLineNamingIt_exitThree() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Cli cli = new Cli(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), false);
+    int code = Main.failure(cli, new InvariantViolation("invariant 'ILB CPU idle' violated at"
+        + " 0.004000 s simulated: the ILB selector chose CPU 3, which is not idle (kicker CPU 1)"));
+    String line = err.toString(StandardCharsets.UTF_8);
+    assertThat(code).isEqualTo(3);
+    assertThat(line.lines()).hasSize(1);
+    assertThat(line).startsWith("schedlab: invariant 'ILB CPU idle' violated at 0.004000 s"
+        + " simulated: the ILB selector chose CPU 3").doesNotContain("Exception", "\tat ");
+  }
+
+  @Test
+  void outOfMemory_oneLineNamingTheHeapAndHowToRaiseIt() {
+    assertThat(Main.outOfMemory())
+        .startsWith("out of memory: this run needs more than the "
+            + (Runtime.getRuntime().maxMemory() >> 20) + " MB of heap the JVM may use; raise it"
+            + " (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g)")
+        .doesNotContain("\n");
   }
 }

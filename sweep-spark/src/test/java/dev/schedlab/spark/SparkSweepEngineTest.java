@@ -58,10 +58,24 @@ final class SparkSweepEngineTest {
     resetCountersQuietly();
   }
 
+  /**
+   * {@link #SWEEP} on {@code workload} with {@code more}: an option or {@code -W} key given twice
+   * is an error, so {@code --seeds} and {@code -W workers=} in {@code more} replace the base's.
+   */
   private static List<String> args(String workload, String... more) {
     List<String> args = new ArrayList<>(SWEEP);
     args.addAll(List.of("--workload", workload));
-    args.addAll(List.of(more));
+    for (int i = 0; i < more.length; i++) {
+      boolean seeds = more[i].equals("--seeds");
+      boolean workers = more[i].equals("-W") && i + 1 < more.length
+          && more[i + 1].startsWith("workers=");
+      if (seeds || workers) {
+        int at = seeds ? args.indexOf("--seeds") + 1 : args.indexOf("workers=2,4");
+        args.set(at, more[++i]);
+      } else {
+        args.add(more[i]);
+      }
+    }
     return args;
   }
 

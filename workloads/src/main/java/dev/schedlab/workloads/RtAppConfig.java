@@ -113,6 +113,38 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
    * @throws IllegalArgumentException naming the offending key or value and what is supported
    */
   static RtAppConfig parse(String json, Topology topology) {
+    try {
+      return parseDocument(json, topology);
+    } catch (IllegalArgumentException e) {
+      // Keys and strings are quoted from the file: a JSON escape such as \r in a key must not
+      // break the one-line message.
+      String line = e.getMessage() == null ? null : oneLine(e.getMessage());
+      if (line == null || line.equals(e.getMessage())) {
+        throw e;
+      }
+      throw new IllegalArgumentException(line, e);
+    }
+  }
+
+  /** {@code text} with control characters shown as {@code \\n}, {@code \\u0001}. */
+  private static String oneLine(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static RtAppConfig parseDocument(String json, Topology topology) {
     Object document = JsonReader.parse(json);
     Map<String, Object> top = object(document, "the document");
     checkKeys(top, "the document", TOP_KEYS, List.of());

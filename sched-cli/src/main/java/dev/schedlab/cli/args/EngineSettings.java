@@ -80,7 +80,8 @@ public final class EngineSettings {
         + " (Skylake-SP C6 target residency: 400us)",
         e.deepIdleResidencyNs(), 1_000 * MS,
         (o, v) -> o.engine = o.engine.withDeepIdleResidencyNs(v));
-    bool("check_invariants", "check runqueue and NOHZ invariants during the run (slower)",
+    bool("check_invariants", "check the expensive NOHZ and idle-mask invariants too (slower;"
+        + " the cheap runqueue, affinity and ILB-choice checks run always)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
     duration("migration_cost", "sysctl_sched_migration_cost (task_hot(), newidle cut-off)",
         b.migrationCostNs(), 100 * MS, (o, v) -> o.balancer = o.balancer.withMigrationCostNs(v));

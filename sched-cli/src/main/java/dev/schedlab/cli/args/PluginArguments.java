@@ -36,7 +36,11 @@ public final class PluginArguments {
         throw new BadInputException(
             option + " " + item + ": expected KEY=VALUE, e.g. " + option + " threads=8");
       }
-      values.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+      String key = item.substring(0, eq).trim();
+      String previous = values.put(key, item.substring(eq + 1).trim());
+      if (previous != null) {
+        throw twice(option + " " + key, previous, values.get(key));
+      }
     }
     return values;
   }
@@ -66,10 +70,23 @@ public final class PluginArguments {
               what + " '" + text + "': parameter '" + item
                   + "' is not key=value; expected ID[:key=value;...]");
         }
-        overrides.put(item.substring(0, eq).trim(), item.substring(eq + 1).trim());
+        String key = item.substring(0, eq).trim();
+        String previous = overrides.put(key, item.substring(eq + 1).trim());
+        if (previous != null) {
+          throw twice(what + " " + id + ":" + key, previous, overrides.get(key));
+        }
       }
     }
     return new PluginRef(id, overrides);
+  }
+
+  /**
+   * A key given twice is an error rather than last-wins: in a long command line the second is
+   * as often a mistake as an intent, and nothing tells which.
+   */
+  private static BadInputException twice(String key, String first, String second) {
+    return new BadInputException(key + " is given twice (" + first + ", then " + second
+        + "); give each key once");
   }
 
   /** {@code id[:key=value;...]} with keys sorted, as reports print a plugin choice. */

@@ -2,15 +2,26 @@ package dev.schedlab.cli.args;
 
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.engine.PolicyBinding;
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.hw.Machine;
+import dev.schedlab.spi.Capability;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
+import dev.schedlab.spi.PluginDescriptor;
+import dev.schedlab.spi.PluginProvider;
+import dev.schedlab.spi.PluginRef;
 import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Topology;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What to simulate, resolved and checked before anything runs: the machine (with isolation
@@ -103,6 +114,51 @@ public record Scenario(
         .durationNs(durationNs)
         .hz(hz))
         .build();
+  }
+
+  /**
+   * Warnings about input that is accepted but probably not meant, one line each: a {@code
+   * --nohz-full} list naming every CPU (the boot CPU stays housekeeping, as in {@code
+   * housekeeping_setup()}, which prints a warning too), and a plugin that declares it needs SMT,
+   * NUMA or asymmetric capacity on a machine without it (it then has nothing to act on; allowed,
+   * so that one set of variants can be compared across machines).
+   */
+  public List<String> warnings(
+      ScenarioOptions options, PluginRegistry registry, List<Variant> variants) {
+    List<String> warnings = new ArrayList<>();
+    Topology t = hardware.topology();
+    if (options.nohzFull != null && !options.nohzFull.isBlank()) {
+      ImmutableCpuMask named = CpuMasks.parseCpuList(options.nohzFull.trim(), t.nrCpuIds());
+      // The rule of Housekeeping.keepBootCpu(): every possible CPU named.
+      if (named.isFull()) {
+        warnings.add("warning: --nohz-full " + options.nohzFull.trim() + " names every CPU;"
+            + " CPU 0 stays a housekeeping CPU and keeps its tick, as the kernel keeps the boot"
+            + " CPU");
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (Variant v : variants) {
+      for (PluginRef ref : v.plugins()) {
+        Optional<PluginDescriptor> d = registry.find(ref.id()).map(PluginProvider::descriptor);
+        if (d.isEmpty() || PluginRegistry.supports(d.get(), t) || !seen.add(ref.id())) {
+          continue;
+        }
+        warnings.add("warning: " + ref.id() + " (variant " + v.name() + ") needs "
+            + missing(d.get(), t) + ", which " + machineId + " does not have; it has nothing to"
+            + " act on there");
+      }
+    }
+    return warnings;
+  }
+
+  private static String missing(PluginDescriptor d, Topology t) {
+    if (d.has(Capability.NEEDS_SMT) && !t.isSmt()) {
+      return "SMT";
+    }
+    if (d.has(Capability.NEEDS_NUMA) && t.nodeCount() < 2) {
+      return "more than one NUMA node";
+    }
+    return "asymmetric CPU capacity";
   }
 
   /** A label for report headers; a workload that describes itself adds that after a colon. */

@@ -18,7 +18,8 @@ import java.util.function.BiConsumer;
 
 /**
  * Runs simulations, one per thread, several at once. Every configuration is built (and so
- * checked) before the first run starts, so bad input never costs simulation time. Results come
+ * checked) before the first run starts, and so is the heap they need ({@link HeapEstimate}), so
+ * bad input never costs simulation time. Results come
  * back in the order of the specifications whatever order the runs finish in, and each run is a
  * pure function of its configuration, so the thread count never changes a report.
  */
@@ -62,6 +63,8 @@ final class Runner {
       configs.add(own.config(registry, spec.variant(), spec.seed()));
     }
     int poolSize = Math.max(1, Math.min(threads, specs.size()));
+    HeapEstimate.check(HeapEstimate.bytes(configs, poolSize, record),
+        Runtime.getRuntime().maxMemory(), poolSize);
     ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
       Thread t = new Thread(r, "schedlab-run");
       t.setDaemon(true);

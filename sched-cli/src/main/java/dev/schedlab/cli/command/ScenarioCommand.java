@@ -108,6 +108,9 @@ abstract class ScenarioCommand implements Callable<Integer> {
       targets.add(htmlTarget);
     }
     ReportFiles.checkDistinct(targets, inputs());
+    for (String warning : resolved.warnings(scenario, registry, parsed)) {
+      cli.err().println("schedlab: " + warning);
+    }
 
     List<RunSpec> specs = new ArrayList<>();
     for (Variant v : parsed) {

@@ -158,6 +158,9 @@ public SweepCommand(Cli cli) {
         scenarios.add(own);
       }
     }
+    for (String warning : resolved.warnings(scenario, registry, parsed)) {
+      cli.err().println("schedlab: " + warning);
+    }
     SweepEngine runner = local
         ? new LocalSweepEngine(cli, registry, scenarios, parsed) : SweepEngines.find(engine);
     SweepRow[] all = new SweepRow[Math.toIntExact(plan.cellCount())];

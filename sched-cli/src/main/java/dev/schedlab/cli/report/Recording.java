@@ -29,7 +29,7 @@ public final class Recording implements SimulationListener {
   public static final int DEFAULT_MAX_EVENTS = 1_000_000;
 
   /** Heat-map columns. */
-  static final int BUCKETS = 100;
+  public static final int BUCKETS = 100;
 
   private final int nrCpuIds;
   private final long durationNs;

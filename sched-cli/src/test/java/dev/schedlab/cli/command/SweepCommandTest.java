@@ -28,6 +28,17 @@ final class SweepCommandTest {
       "--duration", "5ms", "--variant", "old=mainline-7.1", "--variant", "new=mainline-7.3",
       "--seeds", "1..3", "--threads", "2");
 
+  /**
+   * {@link #SWEEP} with other seeds and more options: an option given twice is an error, so the
+   * seeds are replaced rather than given again.
+   */
+  private static List<String> sweepWithSeeds(String seeds, String... more) {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.set(args.indexOf("--seeds") + 1, seeds);
+    args.addAll(List.of(more));
+    return args;
+  }
+
   @Test
   void seeds_oneSummaryRowPerVariantAndMetric() {
     List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
@@ -55,8 +66,7 @@ final class SweepCommandTest {
 
   @Test
   void workloadGrid_addsAColumnAndMultipliesTheRows() {
-    List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("-W", "workers=2,4", "--seeds", "1"));
+    List<String> args = sweepWithSeeds("1", "-W", "workers=2,4");
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "workers", "metric");
     assertThat(rows).hasSize(1 + 2 * 2 * Metrics.SWEEP_DEFAULTS.size());
@@ -65,10 +75,9 @@ final class SweepCommandTest {
 
   @Test
   void engineGrid_addsAnEColumnAndEachPointRunsWithItsSetting() {
-    List<String> args = new ArrayList<>(SWEEP);
     // 2 message threads with 2 workers each on 8 CPUs: wakeups find idle CPUs, so the IPI is
     // most of a wakeup's latency (with the default 8 workers each, 18 tasks queue on 8 CPUs).
-    args.addAll(List.of("-E", "ipi_latency=1us,400us", "--seeds", "1", "-W", "workers=2"));
+    List<String> args = sweepWithSeeds("1", "-E", "ipi_latency=1us,400us", "-W", "workers=2");
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "E.ipi_latency", "metric");
     assertThat(rows).hasSize(1 + 2 * 2 * Metrics.SWEEP_DEFAULTS.size());
@@ -140,8 +149,7 @@ final class SweepCommandTest {
   void rowsAndResume_aCutShortSweepRunsOnlyItsMissingCells_sameSummary(@TempDir Path dir)
       throws IOException {
     Path file = dir.resolve("rows.csv");
-    List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("-W", "workers=2,4", "--seeds", "1..2", "--rows", file.toString()));
+    List<String> args = sweepWithSeeds("1..2", "-W", "workers=2,4", "--rows", file.toString());
     String full = Invocation.of(args).assertOk().out();
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     // One row per cell: 2 worker counts x 2 variants x 2 seeds.
@@ -218,8 +226,7 @@ final class SweepCommandTest {
 
   @Test
   void badSeeds_oneLine_exitTwo() {
-    List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("--seeds", "one..two"));
+    List<String> args = sweepWithSeeds("one..two");
     Invocation.of(args).assertBadInput("--seeds", "1..8");
   }
 
@@ -255,8 +262,7 @@ final class SweepCommandTest {
 
   @Test
   void metricOption_figureNoRunReported_oneLineNamingTheReportedOnes_nothingPrinted() {
-    List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("--metric", "workload_nonsense", "--seeds", "1"));
+    List<String> args = sweepWithSeeds("1", "--metric", "workload_nonsense");
     Invocation run = Invocation.of(args).assertBadInput(
         "--metric workload_nonsense", "workload_wakeup_p999_us");
     assertThat(run.out()).isEmpty();

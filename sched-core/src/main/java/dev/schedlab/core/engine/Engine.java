@@ -39,7 +39,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   final LoadBalancer balancer;
   final WakeupPolicyChain chain;
   final SdLlcShared llcShared;
-  /** Null unless the run checks invariants. */
+  /** The cheap checks always; the rest with {@code check_invariants}. */
   final InvariantChecker invariants;
   final NohzBalancing nohz;
   final SelectIdleCapacity idleCapacity;
@@ -98,7 +98,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
     this.chain = new WakeupPolicyChain(ctx, wakeupPolicies);
     this.llcShared = new SdLlcShared(ctx);
     this.invariants =
-        options.checkInvariants() ? new InvariantChecker(ctx, progress, llcShared) : null;
+        new InvariantChecker(ctx, progress, llcShared, options.checkInvariants());
     this.nohz =
         new NohzBalancing(
             ctx, balancer, ilbSelector, llcShared, balancingTime, pelt, cpuidle, chain,

@@ -25,11 +25,13 @@ import java.util.function.Consumer;
  *     picked to run is protected from wakeup preemption while it stays eligible, up to its
  *     deadline at the pick; false protects it for {@code normalized_sysctl_sched_base_slice}
  *     (700 µs of its own run time) at most ({@code set_protect_slice()})
- * @param checkInvariants run the invariant checker (each task on exactly one runqueue, affinity,
- *     ILB choice, NOHZ mask); violations throw. {@link #defaults()} enables it when the system
- *     property {@code schedlab.invariants} is {@code true}
- * @param invariantSweepJiffies how often, in jiffies, the full consistency sweep runs when the
- *     checker is on (local checks run at every change)
+ * @param checkInvariants run the expensive invariant checks too (NOHZ mask, idle masks at every
+ *     ILB kick, nr_busy_cpus, memory-bound counts); the cheap ones (each task on exactly one
+ *     runqueue, affinity, ILB choice, runqueue counters) run in every run. Violations throw.
+ *     {@link #defaults()} enables it when the system property {@code schedlab.invariants} is
+ *     {@code true}
+ * @param invariantSweepJiffies how often, in jiffies, the consistency sweep runs (local checks
+ *     run at every change)
  * @param idleHistoryNs span before the start of the run within which each CPU last went idle, at
  *     a uniformly random instant drawn from the tie-break stream; default 10 ms, an assumption
  *     standing in for the boot and system activity that gives a real machine's CPUs distinct

@@ -287,12 +287,12 @@ final class FairClass {
 
   private void checkAllowed(Task task, int cpu) {
     if (!task.allowed.test(cpu)) {
-      throw new InvariantViolation(
-          "affinity violated: " + task + " placed on CPU " + cpu + " outside "
-              + task.allowed.toCpuList());
+      throw InvariantChecker.violation(ctx, "affinity respected",
+          task + " placed on CPU " + cpu + " outside " + task.allowed.toCpuList());
     }
     if (!online.test(cpu)) {
-      throw new InvariantViolation(task + " placed on offline CPU " + cpu);
+      throw InvariantChecker.violation(ctx, "task on an online CPU",
+          task + " placed on offline CPU " + cpu);
     }
   }
 

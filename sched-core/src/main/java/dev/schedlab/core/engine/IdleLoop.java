@@ -25,7 +25,7 @@ final class IdleLoop {
   private final NohzBalancing nohz;
   private final NohzIdleTracking nohzTracking;
   private final LoadBalancer balancer;
-  /** Null unless the run checks invariants. */
+  /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
   private final int[][] siblingsOf;
   private final boolean retainShortIdleTick;
@@ -155,8 +155,6 @@ final class IdleLoop {
     if (register) {
       nohz.enterIdle(rq);
     }
-    if (invariants != null) {
-      invariants.afterIdleEntry(rq, wasStopped, register);
-    }
+    invariants.afterIdleEntry(rq, wasStopped, register);
   }
 }

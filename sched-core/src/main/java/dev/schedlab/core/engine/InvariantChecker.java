@@ -4,27 +4,38 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.HousekeepingType;
+import java.util.Locale;
 
 /**
- * Engine invariants, checked when {@link EngineOptions#checkInvariants()} is on; a violation
- * throws {@link InvariantViolation}. Local checks run at the event that could break them (ILB
- * choice, idle entry, every enqueue for affinity); {@link #sweep()} checks global consistency
- * every few jiffies:
+ * Engine invariants; a violation throws {@link InvariantViolation} naming the invariant, the
+ * simulated time and the CPU or task. The cheap ones run in every run, at a cost measured in
+ * benchmarks/README.md; the rest only when {@link EngineOptions#checkInvariants()} is on ({@code
+ * -E check_invariants=true}). Local checks run at the event that could break them; {@link
+ * #sweep()} checks global consistency every {@link EngineOptions#invariantSweepJiffies()} jiffies
+ * and at the end.
+ *
+ * <p>Always:
  *
  * <ul>
- *   <li>each live task is on exactly one runqueue when runnable and on none otherwise, on an
- *       allowed CPU, and the running task is its CPU's current;
- *   <li>runqueue counters ({@code nr_running}, SCHED_IDLE count, load weight) match the tasks;
+ *   <li>the ILB chosen was online, idle and a housekeeping CPU;
+ *   <li>each runnable task is on exactly one runqueue, its own CPU's, on an allowed CPU
+ *       (checked at every enqueue and migration by {@link FairClass} as well), and the running
+ *       task is its CPU's current;
+ *   <li>runqueue counters ({@code nr_running}, SCHED_IDLE count, load weight) match the tasks.
+ * </ul>
+ *
+ * <p>With {@code check_invariants}:
+ *
+ * <ul>
  *   <li>{@code nohz.idle_cpus_mask} equals the set of CPUs with {@code nohz_tick_stopped}, holds
  *       only CPUs with domains, and the LLC {@code nr_busy_cpus} agree with it;
  *   <li>under a registration rule that registers idle entries with an already stopped tick (the
  *       fixed rule), every idle CPU with a stopped tick and domains is in the mask;
- *   <li>the ILB chosen was idle and a housekeeping CPU;
  *   <li>before every ILB selection and at every sweep, the state view's {@link
  *       EngineState#idleMask()} holds exactly the CPUs that are {@code idle_cpu()} and {@link
  *       EngineState#idleCoreMask()} exactly those that are also {@code is_core_idle()} (the
  *       masks are maintained incrementally; a mutation path that forgot to refresh them shows
- *       here);
+ *       here): a walk over every CPU at every kick, the costly part;
  *   <li>at every sweep, a CPU's running task is counted among its node's running memory-bound
  *       tasks exactly when it does memory-bound work now (not spinning), and the per-node counts
  *       equal those tasks.
@@ -38,11 +49,16 @@ final class InvariantChecker {
   private final ImmutableCpuMask housekeeping;
   private final TaskProgress progress;
   private final SdLlcShared llcShared;
+  /** Whether the expensive checks run too ({@code check_invariants}). */
+  private final boolean full;
   /** Whether the registration rule has registered this CPU on an idle entry with a stopped tick. */
   private final boolean[] registersStoppedTick;
 
-  InvariantChecker(EngineContext ctx, TaskProgress progress, SdLlcShared llcShared) {
+  /** @param full whether to run the expensive checks too */
+  InvariantChecker(
+      EngineContext ctx, TaskProgress progress, SdLlcShared llcShared, boolean full) {
     this.ctx = ctx;
+    this.full = full;
     this.rqs = ctx.rqs;
     this.online = ctx.topology.onlineMask();
     this.housekeeping = ctx.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE);
@@ -65,34 +81,48 @@ final class InvariantChecker {
 
   void checkIlbChoice(int kicker, int ilb) {
     if (ilb < 0 || ilb >= rqs.length || !online.test(ilb)) {
-      throw new InvariantViolation(
-          "ILB selector chose CPU " + ilb + ", which is not an online CPU (kicker " + kicker + ")");
+      throw violation(ctx, "ILB CPU online", "the ILB selector chose CPU " + ilb
+          + ", which is not an online CPU (kicker CPU " + kicker + ")");
     }
     if (!ctx.state.isIdle(ilb)) {
-      throw new InvariantViolation(
-          "ILB selector chose CPU " + ilb + ", which is not idle (kicker " + kicker + ")");
+      throw violation(ctx, "ILB CPU idle", "the ILB selector chose CPU " + ilb
+          + ", which is not idle (kicker CPU " + kicker + ")");
     }
     if (!housekeeping.test(ilb)) {
-      throw new InvariantViolation(
-          "ILB selector chose CPU " + ilb + ", which is not a housekeeping CPU (nohz_full)");
+      throw violation(ctx, "ILB CPU housekeeping", "the ILB selector chose CPU " + ilb
+          + ", which is not a housekeeping CPU (nohz_full; kicker CPU " + kicker + ")");
     }
+  }
+
+  /**
+   * The exception for a broken invariant: {@code invariant 'NAME' violated at T s: WHAT}.
+   *
+   * @param name the invariant, in a few words
+   * @param what the CPU or task and what was found
+   */
+  static InvariantViolation violation(EngineContext ctx, String name, String what) {
+    return new InvariantViolation(String.format(Locale.ROOT,
+        "invariant '%s' violated at %.6f s simulated: %s", name, ctx.now() / 1e9, what));
   }
 
   /** Both idle masks of the state view equal the per-CPU predicates they index. */
   void checkIdleMasks() {
+    if (!full) {
+      return;
+    }
     EngineState state = ctx.state;
     CpuMask idle = state.idleMask();
     CpuMask idleCore = state.idleCoreMask();
     for (int cpu = 0; cpu < rqs.length; cpu++) {
       boolean isIdle = state.isIdle(cpu);
       if (idle.test(cpu) != isIdle) {
-        throw new InvariantViolation(
+        throw violation(ctx, "idle mask",
             "CPU " + cpu + ": idle mask says " + idle.test(cpu) + " but idle_cpu() is " + isIdle
                 + " (" + rqs[cpu] + ")");
       }
       boolean fullyIdle = isIdle && state.isCoreIdle(cpu);
       if (idleCore.test(cpu) != fullyIdle) {
-        throw new InvariantViolation(
+        throw violation(ctx, "idle-core mask",
             "CPU " + cpu + ": idle-core mask says " + idleCore.test(cpu)
                 + " but idle_cpu() && is_core_idle() is " + fullyIdle);
       }
@@ -100,6 +130,9 @@ final class InvariantChecker {
   }
 
   void afterIdleEntry(CpuRunqueue rq, boolean tickWasAlreadyStopped, boolean registered) {
+    if (!full) {
+      return;
+    }
     observeRegistration(rq.cpu, tickWasAlreadyStopped, registered);
     checkNohzCpu(rq.cpu);
   }
@@ -108,12 +141,13 @@ final class InvariantChecker {
     CpuRunqueue rq = rqs[cpu];
     boolean inMask = ctx.nohzIdleMask.test(cpu);
     if (inMask != rq.nohzTickStopped) {
-      throw new InvariantViolation(
+      throw violation(ctx, "NOHZ mask is the stopped ticks",
           "CPU " + cpu + ": nohz.idle_cpus_mask says " + inMask + " but rq->nohz_tick_stopped is "
               + rq.nohzTickStopped);
     }
     if (inMask && ctx.domains.domains(cpu).isEmpty()) {
-      throw new InvariantViolation("CPU " + cpu + " without domains is in nohz.idle_cpus_mask");
+      throw violation(ctx, "NOHZ mask holds CPUs with domains",
+          "CPU " + cpu + " without domains is in nohz.idle_cpus_mask");
     }
     if (registersStoppedTick[cpu]
         && ctx.state.isIdle(cpu)
@@ -121,13 +155,13 @@ final class InvariantChecker {
         && rq.tickStopped
         && !ctx.domains.domains(cpu).isEmpty()
         && !inMask) {
-      throw new InvariantViolation(
+      throw violation(ctx, "stopped idle CPUs registered",
           "CPU " + cpu + " is idle with its tick stopped but missing from nohz.idle_cpus_mask"
               + " under a registration rule that registers such CPUs");
     }
   }
 
-  /** The global consistency sweep. */
+  /** The global consistency sweep: the cheap part always, the rest with the full checks. */
   void sweep() {
     int tasks = ctx.tasks.size();
     int queued = 0;
@@ -146,16 +180,16 @@ final class InvariantChecker {
         }
       }
       if (copies != 1) {
-        throw new InvariantViolation(
+        throw violation(ctx, "task on exactly one runqueue",
             task + " appears " + copies + " times on CPU " + task.cpu + "'s runqueue");
       }
       if (!task.allowed.test(task.cpu)) {
-        throw new InvariantViolation(
+        throw violation(ctx, "affinity respected",
             "affinity violated: " + task + " allowed " + task.allowed.toCpuList());
       }
       if (task.state == TaskState.RUNNING && rq.curr != task) {
-        throw new InvariantViolation(task + " is RUNNING but CPU " + task.cpu + " runs "
-            + (rq.curr == null ? "idle" : rq.curr.toString()));
+        throw violation(ctx, "running task is current", task + " is RUNNING but CPU " + task.cpu
+            + " runs " + (rq.curr == null ? "idle" : rq.curr.toString()));
       }
     }
     long total = 0;
@@ -167,7 +201,8 @@ final class InvariantChecker {
       for (int i = 0; i < rq.nr; i++) {
         Task t = rq.tasks[i];
         if (t.cpu != cpu || !(t.state == TaskState.QUEUED || t.state == TaskState.RUNNING)) {
-          throw new InvariantViolation(t + " is on CPU " + cpu + "'s runqueue");
+          throw violation(ctx, "task on exactly one runqueue",
+              t + " is on CPU " + cpu + "'s runqueue");
         }
         weight += t.weight;
         if (t.policy.isIdlePolicy()) {
@@ -175,42 +210,45 @@ final class InvariantChecker {
         }
       }
       if (weight != rq.loadWeight || idlePolicy != rq.nrIdlePolicy) {
-        throw new InvariantViolation(
+        throw violation(ctx, "runqueue counters",
             "CPU " + cpu + " runqueue counters drifted: weight " + rq.loadWeight + " vs "
                 + weight + ", SCHED_IDLE " + rq.nrIdlePolicy + " vs " + idlePolicy);
       }
       if (rq.curr != null && rq.curr.cpu != cpu) {
-        throw new InvariantViolation("CPU " + cpu + " runs " + rq.curr);
+        throw violation(ctx, "running task is current", "CPU " + cpu + " runs " + rq.curr);
       }
       total += rq.nr;
       idlePolicyTotal += rq.nrIdlePolicy;
-      if (online.test(cpu)) {
+      if (full && online.test(cpu)) {
         checkNohzCpu(cpu);
       }
     }
     if (total != queued || total != ctx.totalNrRunning) {
-      throw new InvariantViolation(
+      throw violation(ctx, "nr_running total",
           "runqueues hold " + total + " tasks, " + queued + " tasks are runnable, total counter "
               + ctx.totalNrRunning);
     }
     if (idlePolicyTotal != ctx.queuedIdlePolicyTasks) {
-      throw new InvariantViolation("queued SCHED_IDLE tasks counter " + ctx.queuedIdlePolicyTasks
-          + " but runqueues hold " + idlePolicyTotal);
+      throw violation(ctx, "SCHED_IDLE total", "queued SCHED_IDLE tasks counter "
+          + ctx.queuedIdlePolicyTasks + " but runqueues hold " + idlePolicyTotal);
     }
-    checkNrBusy();
-    checkIdleMasks();
-    checkMemoryBound();
+    if (full) {
+      checkNrBusy();
+      checkIdleMasks();
+      checkMemoryBound();
+    }
   }
 
   private void checkMemoryBound() {
     for (int node : ctx.topology.nodes()) {
       int expected = 0;
       CpuMask cpus = ctx.topology.nodeMask(node);
-      for (int cpu = cpus.firstAnd(online); cpu != CpuMask.NO_CPU; cpu = cpus.nextAnd(cpu, online)) {
+      for (int cpu = cpus.firstAnd(online); cpu != CpuMask.NO_CPU;
+          cpu = cpus.nextAnd(cpu, online)) {
         Task curr = rqs[cpu].curr;
         boolean memoryWork = curr != null && curr.currentWorkClass() == WorkClass.MEMORY;
         if (curr != null && memoryWork != curr.memoryCounted) {
-          throw new InvariantViolation(curr + (memoryWork ? " does" : " does not")
+          throw violation(ctx, "memory-bound count", curr + (memoryWork ? " does" : " does not")
               + " memory-bound work but is" + (curr.memoryCounted ? "" : " not")
               + " counted as a running memory-bound task");
         }
@@ -219,7 +257,7 @@ final class InvariantChecker {
         }
       }
       if (progress.memoryBoundRunning(node) != expected) {
-        throw new InvariantViolation("node " + node + " counts "
+        throw violation(ctx, "memory-bound count", "node " + node + " counts "
             + progress.memoryBoundRunning(node) + " running memory-bound tasks, expected "
             + expected);
       }
@@ -236,7 +274,7 @@ final class InvariantChecker {
     }
     for (int llc = 0; llc < expected.length; llc++) {
       if (ctx.domains.llcCount() > llc && expected[llc] != llcShared.nrBusyCpus(llc)) {
-        throw new InvariantViolation(
+        throw violation(ctx, "nr_busy_cpus",
             "LLC " + llc + " nr_busy_cpus is " + llcShared.nrBusyCpus(llc) + ", expected "
                 + expected[llc] + " from nohz.idle_cpus_mask");
       }

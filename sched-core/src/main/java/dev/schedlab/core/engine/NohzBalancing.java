@@ -58,7 +58,7 @@ final class NohzBalancing {
   private final PeltUpdates pelt;
   private final CpuidleExit cpuidle;
   private final WakeupPolicyChain chain;
-  /** Null unless the run checks invariants. */
+  /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
 
   /** {@code nohz.idle_cpus_mask}. */
@@ -222,9 +222,7 @@ final class NohzBalancing {
     } else {
       stats.kickNextOnly++;
     }
-    if (invariants != null) {
-      invariants.checkIdleMasks();
-    }
+    invariants.checkIdleMasks();
     int ilb = ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, ctx.state);
     ctx.listener.ilbKick(ctx.now(), rq.cpu, ilb);
     int examined = ilbSelector.lastExamined();
@@ -234,9 +232,7 @@ final class NohzBalancing {
       stats.kickNoIlb++;
       return;
     }
-    if (invariants != null) {
-      invariants.checkIlbChoice(rq.cpu, ilb);
-    }
+    invariants.checkIlbChoice(rq.cpu, ilb);
     stats.ilbChoices++;
     stats.ilbChosen[ilb]++;
     if (!ctx.state.isCoreIdle(ilb)) {

@@ -30,7 +30,7 @@ final class SchedTick {
   private final IdleLoop idleLoop;
   private final CoreSchedule core;
   private final WakeupPolicyChain chain;
-  /** Null unless the run checks invariants. */
+  /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
   private final boolean retainShortIdleTick;
   /** Whether each CPU has sched domains ({@code !on_null_domain()}). */
@@ -97,7 +97,7 @@ final class SchedTick {
       llcShared.updateIdleCpuScan();
       nextSisUpdateJiffy = jiffy + llcShared.idleScanPeriodJiffies();
     }
-    if (invariants != null && jiffy % ctx.options.invariantSweepJiffies() == 0) {
+    if (jiffy % ctx.options.invariantSweepJiffies() == 0) {
       invariants.sweep();
     }
     long next = ctx.tickTime(jiffy + 1);

@@ -18,13 +18,19 @@ import org.junit.jupiter.api.Test;
  * out of step with {@code idle_cpu()} (a change of {@code rq->curr} that bypassed the refresh).
  * Over a run of short sleepers on an SMT2 machine, the incrementally maintained idle masks equal
  * the per-CPU predicates every 200 ns (newidle windows included) and, through the checker, at
- * every ILB kick.
+ * every ILB kick. Without {@code check_invariants}, the cheap checks still run and a violation
+ * names the invariant, the simulated time and the CPU or task.
  */
 final class InvariantCheckerTest {
 
   private static EngineRun running() {
+    return running(true);
+  }
+
+  private static EngineRun running(boolean full) {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
+            .options(EngineOptions.defaults().withCheckInvariants(full))
             .tasks(host -> {
               host.spawn(new TaskSpec("a", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0),
                   WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
@@ -127,5 +133,33 @@ final class InvariantCheckerTest {
     assertThatThrownBy(() -> sim.engine.fair.migrateQueuedTask(queued.id, 2))
         .isInstanceOf(InvariantViolation.class)
         .hasMessageContaining("affinity");
+  }
+
+  @Test
+  void cheapChecks_runWithoutTheOption_namingInvariantTimeAndTask() {
+    EngineRun sim = running(false);
+    CpuRunqueue rq = sim.rq(0);
+    rq.addHead(rq.tasks[0]);
+    assertThatThrownBy(sim.invariants::sweep)
+        .isInstanceOf(InvariantViolation.class)
+        .hasMessageStartingWith("invariant 'task on exactly one runqueue' violated at 0.003000 s"
+            + " simulated: ")
+        .hasMessageContaining("2 times on CPU 0's runqueue");
+    assertThatThrownBy(() -> running(false).invariants.checkIlbChoice(1, 0))
+        .hasMessageStartingWith("invariant 'ILB CPU idle' violated at 0.003000 s simulated:"
+            + " the ILB selector chose CPU 0, which is not idle (kicker CPU 1)");
+  }
+
+  @Test
+  void expensiveChecks_onlyWithTheOption() {
+    EngineRun sim = running(false);
+    sim.nohzIdleMask.set(0);
+    assertThatCode(sim.invariants::sweep).doesNotThrowAnyException();
+    EngineRun other = running(false);
+    CpuRunqueue rq = other.rq(0);
+    rq.curr = null;
+    rq.tasks[0].state = TaskState.QUEUED;
+    rq.nr = 0;
+    assertThatCode(other.invariants::checkIdleMasks).doesNotThrowAnyException();
   }
 }
