@@ -40,7 +40,7 @@ final class KernelCommandIT {
     assertThat((String) facts.get("kernel")).startsWith("Linux version 6.1");
     assertThat(facts).containsEntry("accelerator", "tcg").containsEntry("domains", "equal");
     List<Map<String, Object>> rows = (List<Map<String, Object>>) json.get("rows");
-    assertThat(rows).extracting(r -> r.get("section")).contains("domains", "balancing per s",
+    assertThat(rows).extracting(r -> r.get("section")).contains("workload", "balancing per s",
         "cpu lines per s", "softirqs per s", "guest diagnosis");
     Map<String, Object> busy = rows.stream()
         .filter(r -> "MC busy lb_count".equals(r.get("item"))).findFirst().orElseThrow();
