@@ -8,6 +8,7 @@ import dev.schedlab.cli.command.ListCommand;
 import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
 import dev.schedlab.cli.command.TopologyCommand;
+import dev.schedlab.cli.command.TraceCommand;
 import dev.schedlab.spi.PluginRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -91,6 +92,7 @@ public final class Main {
     commandLine.addSubcommand("topology", new TopologyCommand(cli));
     commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
     commandLine.addSubcommand("kernel", new KernelCommand(cli));
+    commandLine.addSubcommand("trace", TraceCommand.commandLine(cli));
     // Setters apply to the subcommands added so far, so they come last.
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));

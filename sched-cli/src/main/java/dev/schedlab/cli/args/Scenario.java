@@ -84,11 +84,12 @@ public record Scenario(
         .build();
   }
 
-  /** A label for report headers. */
+  /** A label for report headers; a workload that describes itself adds that after a colon. */
   public String describe() {
     Topology t = hardware.topology();
+    String about = workload.describe(workload.descriptor().resolve(workloadOverrides));
     return machineId + " (" + t.cpuCount() + " CPUs" + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
         + (t.housekeeping().toBootArgs().isEmpty() ? "" : ", " + t.housekeeping().toBootArgs())
-        + "), " + workload.id();
+        + "), " + workload.id() + (about.isEmpty() ? "" : ": " + about);
   }
 }
