@@ -20,10 +20,27 @@ abstract sealed class BitmapCpuMask implements CpuMask
   final int nrCpuIds;
   final long[] words;
 
+  /**
+   * The words {@code [scanStart, scanEnd)} are the only ones that can hold set bits: all of them
+   * for a writable mask or a view, only those from the first to the last non-zero word for a
+   * frozen one. Searches start and stop there, so a small span of a wide machine (an SMT group of
+   * 8192 CPUs) costs its own words, not a scan of the other 127 to the end or from the start.
+   */
+  final int scanStart;
+
+  final int scanEnd;
+
   /** Takes ownership of {@code words}, which must be {@code wordCountFor(nrCpuIds)} long. */
   BitmapCpuMask(int nrCpuIds, long[] words) {
+    this(nrCpuIds, words, 0, words.length);
+  }
+
+  /** As above, for words that never change outside {@code [scanStart, scanEnd)}, all zero. */
+  BitmapCpuMask(int nrCpuIds, long[] words, int scanStart, int scanEnd) {
     this.nrCpuIds = nrCpuIds;
     this.words = words;
+    this.scanStart = scanStart;
+    this.scanEnd = scanEnd;
   }
 
   /**
@@ -143,8 +160,13 @@ abstract sealed class BitmapCpuMask implements CpuMask
    */
   final int findNext(int from) {
     long[] words = this.words;
+    int end = Math.min(scanEnd, words.length);
     int i = from >>> 6;
-    if (i >= words.length) {
+    if (i < scanStart) {
+      i = scanStart;
+      from = 0;
+    }
+    if (i >= end) {
       return NO_CPU;
     }
     long w = words[i] & (-1L << from);
@@ -152,7 +174,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
       return (i << 6) + Long.numberOfTrailingZeros(w);
     }
     // A plain counted loop, which the JIT unrolls without range checks.
-    for (i++; i < words.length; i++) {
+    for (i++; i < end; i++) {
       if (words[i] != 0) {
         return (i << 6) + Long.numberOfTrailingZeros(words[i]);
       }
@@ -182,10 +204,18 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   private int findSetAnd(int from, long[] others) {
     long[] words = this.words;
+    int end = Math.min(scanEnd, words.length);
     int i = from >>> 6;
+    if (i < scanStart) {
+      i = scanStart;
+      from = 0;
+    }
+    if (i >= end) {
+      return NO_CPU;
+    }
     long w = words[i] & others[i] & (-1L << from);
     while (w == 0) {
-      if (++i == words.length) {
+      if (++i == end) {
         return NO_CPU;
       }
       w = words[i] & others[i];
@@ -294,7 +324,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   @Override
   public final int last() {
-    for (int i = words.length - 1; i >= 0; i--) {
+    for (int i = Math.min(scanEnd, words.length) - 1; i >= scanStart; i--) {
       long w = words[i];
       if (w != 0) {
         return (i << 6) + 63 - Long.numberOfLeadingZeros(w);

@@ -19,7 +19,7 @@ final class ImmutableBitmapCpuMask extends BitmapCpuMask implements ImmutableCpu
 
   /** Takes ownership of {@code words}; no reference to them may escape elsewhere. */
   ImmutableBitmapCpuMask(int nrCpuIds, long[] words) {
-    super(nrCpuIds, words);
+    super(nrCpuIds, words, firstNonZero(words), lastNonZero(words) + 1);
     this.nonZeroWords = sparseIndex(words);
     this.hash = hashOf(this);
   }
@@ -27,6 +27,26 @@ final class ImmutableBitmapCpuMask extends BitmapCpuMask implements ImmutableCpu
   @Override
   public int hashCode() {
     return hash;
+  }
+
+  /** Index of the first non-zero word, or 0 when there is none. */
+  private static int firstNonZero(long[] words) {
+    for (int i = 0; i < words.length; i++) {
+      if (words[i] != 0) {
+        return i;
+      }
+    }
+    return 0;
+  }
+
+  /** Index of the last non-zero word, or -1 when there is none. */
+  private static int lastNonZero(long[] words) {
+    for (int i = words.length - 1; i >= 0; i--) {
+      if (words[i] != 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static int[] sparseIndex(long[] words) {

@@ -59,6 +59,40 @@ final class CpuMaskBitSetPropertyTest {
     assertThat(visited(mask)).isEqualTo(cursorWalk).isEqualTo(list(s.a()));
   }
 
+  /**
+   * A frozen mask searches only the words from its first to its last non-zero one; every search
+   * from every cursor must still agree with {@link BitSet}, including cursors before the first and
+   * after the last of those words.
+   */
+  @Property
+  void searches_immutableReceiver_matchBitSet(@ForAll("samples") MaskSample s) {
+    BitSet a = s.a();
+    BitSet and = s.a();
+    and.and(s.b());
+    CpuMask mask = s.mutableA().toImmutable();
+    CpuMask other = s.operandB();
+    assertThat(mask.first()).isEqualTo(orNoCpu(a.nextSetBit(0)));
+    assertThat(mask.last()).isEqualTo(orNoCpu(a.previousSetBit(s.nr() - 1)));
+    assertThat(mask.firstAnd(other)).isEqualTo(orNoCpu(and.nextSetBit(0)));
+    int[] next = new int[s.nr() + 1];
+    int[] expectedNext = new int[s.nr() + 1];
+    int[] nextAnd = new int[s.nr() + 1];
+    int[] expectedNextAnd = new int[s.nr() + 1];
+    for (int cursor = -1; cursor < s.nr(); cursor++) {
+      next[cursor + 1] = mask.next(cursor);
+      expectedNext[cursor + 1] = orNoCpu(a.nextSetBit(cursor + 1));
+      nextAnd[cursor + 1] = mask.nextAnd(cursor, other);
+      expectedNextAnd[cursor + 1] = orNoCpu(and.nextSetBit(cursor + 1));
+    }
+    assertThat(next).isEqualTo(expectedNext);
+    assertThat(nextAnd).isEqualTo(expectedNextAnd);
+    List<Integer> cursorWalk = new ArrayList<>();
+    for (int cpu = mask.first(); cpu != CpuMask.NO_CPU; cpu = mask.next(cpu)) {
+      cursorWalk.add(cpu);
+    }
+    assertThat(cursorWalk).isEqualTo(list(a));
+  }
+
   @Property
   void wrapOperations_randomCursor_matchReference(@ForAll("samples") MaskSample s) {
     BitSet a = s.a();
