@@ -381,6 +381,9 @@ final class NohzBalancing {
     }
     if (passJiffies >= balancer.nextBalance(cpu)
         && (passFlags & NOHZ_BALANCE_KICK) != 0) {
+      // _nohz_idle_balance() takes the CPU's rq lock for update_rq_clock() before balancing on
+      // its behalf: a hold of about one CPU visit's cost.
+      stats.rqLockHold.recordNs(ctx.options.ilbPerCpuVisitedNs());
       cpuCost.reset();
       balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
       chain.notifyPeriodicBalance(cpu);
