@@ -138,6 +138,16 @@ public final class EngineSettings {
     return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
   }
 
+  /** The keys and values given with {@code -E}, as typed order, for the report's header. */
+  public Map<String, Object> given() {
+    return java.util.Collections.unmodifiableMap(values);
+  }
+
+  /** Whether the run uses the post-7.1 mainline rules ({@code -E mainline_deltas}, default on). */
+  public boolean mainlineDeltas() {
+    return !Boolean.FALSE.equals(values.get("mainline_deltas"));
+  }
+
   /** The given settings as parsed values, e.g. {@code -E {ilb_visit_cost=1000}} (ns). */
   @Override
   public String toString() {

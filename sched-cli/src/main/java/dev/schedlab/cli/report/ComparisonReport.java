@@ -57,11 +57,57 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
     for (RunOutcome o : outcomes) {
       out.append("  ").append(o.spec().variant().definition()).append('\n');
     }
+    out.append(rulesAndAssumptions());
+    out.append(reading());
     out.append('\n').append(metricTable());
     out.append('\n').append(schedstatTable());
     out.append('\n').append(placementTable());
     out.append('\n').append(histograms());
     return out.toString();
+  }
+
+  /**
+   * Which kernel rules every variant runs (the engine's, whatever the variant's name says) and
+   * every setting changed from its default.
+   */
+  private String rulesAndAssumptions() {
+    StringBuilder out = new StringBuilder();
+    out.append(scenario.engineSettings().mainlineDeltas()
+        ? "kernel rules: every variant runs the engine's post-7.1 mainline balancing and wakeup"
+            + " rules (7.2's SMT-aware select_idle_capacity(); -E mainline_deltas=false gives"
+            + " 7.1.5's); the variants differ only in the plugins above\n"
+        : "kernel rules: every variant runs Linux 7.1.5's balancing and wakeup rules"
+            + " (-E mainline_deltas=false); the variants differ only in the plugins above\n");
+    List<String> changed = new ArrayList<>();
+    scenario.engineSettings().given().forEach((k, v) -> changed.add("-E " + k + "=" + v));
+    new java.util.TreeMap<>(scenario.workloadOverrides())
+        .forEach((k, v) -> changed.add("-W " + k + "=" + v));
+    out.append("assumptions changed from their defaults: ")
+        .append(changed.isEmpty() ? "none (see `schedlab engine`, `machines`, `workloads`)"
+            : String.join(", ", changed))
+        .append('\n');
+    return out.toString();
+  }
+
+  /**
+   * A one-line reading of a two-variant comparison: the ILB choices beside busy threads each
+   * variant made and the throughput change.
+   */
+  private String reading() {
+    if (outcomes.size() != 2) {
+      return "";
+    }
+    String a = outcomes.get(0).spec().variant().name();
+    String b = outcomes.get(1).spec().variant().name();
+    long busyA = outcomes.get(0).result().ilb().choicesWithBusySibling();
+    long busyB = outcomes.get(1).result().ilb().choicesWithBusySibling();
+    double va = Metrics.number(metrics.get(0), "throughput");
+    double vb = Metrics.number(metrics.get(1), "throughput");
+    return String.format(Locale.ROOT,
+        "reading: %s chose %d ILBs next to a busy sibling, %s %d (%d avoided); %s %s against"
+            + " %s%n",
+        a, busyA, b, busyB, busyA - busyB, Metrics.workloadLabel(metrics.get(0)).split(" ")[0],
+        TextTable.change(va, vb), a);
   }
 
   private String metricTable() {
