@@ -230,7 +230,10 @@ public final class Metrics {
     }
     c.add(Metric.of("rq_lock_hold_mean_us", r -> r.rqLockHold().meanNs() / 1e3)
         .withLabel("rq-lock hold in balancing, mean (us)").withUnit("us").withBetter(Better.LOWER)
-        .withDoc("how long `detach_tasks()` holds the source runqueue lock",
+        .withDoc("how long balancing holds a runqueue lock: `detach_tasks()` on the source"
+                + " runqueue, `sched_balance_update_blocked_averages()` (its cost, `-E"
+                + " blocked_load_update_cost`), the ILB's `update_rq_clock()` per CPU it balances"
+                + " (`-E ilb_visit_cost`)",
             "the thread's lock-hold histogram"));
     c.add(Metric.of("wasted_core_ms", r -> r.wastedCoreNs() / 1e6)
         .withLabel("wasted core: CPU idle while a task waits (ms)").withUnit("ms")
