@@ -19,10 +19,12 @@ import org.junit.jupiter.api.Test;
  * to the rule "within 2× of the thread's": the model and the machine share the balance intervals
  * and the NOHZ rules but not the machine's background, its real pass costs or the bpftrace window.
  *
- * <p>Not held here, because the model does not produce them yet: CPU_NEWLY_IDLE (33/s per level
- * on the machine, from background tasks going to sleep; the model's spinning team never
- * sleeps) and the SMT contention share of idle→task switches (22 %, also from background
- * wakeups). docs/reproductions.md, claim 1, says so.
+ * <p>The machine's background ({@code BackgroundIrqs}: timer expiries, device interrupts on the
+ * boot CPU, each CPU's kworker) is on by default, so idle CPUs wake, kworkers sleep through
+ * newidle balancing and queue beside busy threads. Not held within 2×: CPU_NEWLY_IDLE (33/s per
+ * level on the machine; the model's kworkers, one wakeup per CPU per second, an assumption, give
+ * several times more, see docs/reproductions.md, claim 1): only that there is some at every
+ * level, as on the machine.
  */
 final class VeraGemmCountersIT {
 
@@ -75,7 +77,26 @@ final class VeraGemmCountersIT {
     within2x("SMT busy", lbCount("SMT", IdleType.NOT_IDLE), 1_408);
     // Busy CPUs balance MC and NUMA too rarely for a second to show it: the thread saw none.
     assertThat(lbCount("MC", IdleType.NOT_IDLE)).isZero();
-    assertThat(result.lbStats().lbTotal(LbField.GAINED)).isZero();
+    // "Tasks gained ≈ 0": a kworker queued beside a busy thread lets the balancer move the
+    // preempted thread now and then, but moves stay below one per thousand attempts.
+    assertThat(result.lbStats().lbTotal(LbField.GAINED))
+        .isLessThan(result.lbStats().lbTotal(LbField.COUNT) / 1000);
+    // Sleeping kworkers reach newidle balancing at every level, as the machine's background does.
+    for (String level : java.util.List.of("SMT", "MC", "NUMA")) {
+      assertThat(lbCount(level, IdleType.NEWLY_IDLE)).as("%s newidle", level).isPositive();
+    }
+  }
+
+  @Test
+  void smtContention_shareOfIdleToTaskSwitches_within2xOfTheThreads() {
+    // The thread's bpftrace: 1,103 contended of 4,918 idle->task switches (22 %); the model's
+    // switches are its kworkers' (and interrupts do not switch), on a machine whose busy cores
+    // leave one idle sibling each.
+    long switches = result.smtContention() + result.smtNoContention();
+    assertThat(switches).isPositive();
+    double share = result.smtContention() / (double) switches;
+    assertThat(share).as("contended share %.3f", share)
+        .isBetween(1_103 / 4_918.0 / 2, 1_103 / 4_918.0 * 2);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.schedlab.workloads;
 
+import dev.schedlab.spi.LostWork;
 import dev.schedlab.spi.TaskControl;
 import dev.schedlab.spi.TaskProgram;
 import java.util.Arrays;
@@ -27,6 +28,15 @@ import java.util.Map;
  * nthreadsM} blocks one row more), so a k-step's work is {@code 2 × rows × cols × q} FLOP at the
  * machine's clock × FLOP per cycle. Spinning is CPU work (a sibling or a co-scheduled task slows
  * it), one {@link TaskControl#spin} step ended by the releasing wake.
+ *
+ * <p>Where the time goes: each k-step's last thread to arrive is the one its panel waited for,
+ * so a panel's critical path is the chain of those threads (and a call's, the chain of the panel
+ * that finishes last). The lost work ({@link TaskControl#lostWork}) each of them suffered during
+ * its k-step is summed over every panel and k-step, by cause, and reported as a share of the
+ * panels' k-step time ({@code critical_lost_<cause>_pct}), which needs no completed call (one
+ * call of the thread's 16384³ problem takes about 1.5 s). A thread that arrives last without any
+ * loss (a slower CPU) adds nothing: the share is what interference cost the critical path, not
+ * why it is critical. The panel waiting at the call end for the last panel is not counted.
  */
 final class OpenBlasGemm {
 
@@ -66,6 +76,18 @@ final class OpenBlasGemm {
   private long callStartNs;
   private long callNsSum;
 
+  /** Per N panel: when its current k-step began (its last release, or the call's start). */
+  private final long[] groupStepStartNs;
+  /**
+   * The lost work ({@link LostWork}) of each panel k-step's last thread to arrive, summed over
+   * every panel and k-step: the panels' critical paths.
+   */
+  private final double[] criticalLost = new double[LostWork.COUNT];
+  /** The panels' critical-path time: each released k-step's length, summed over the panels. */
+  private long criticalNs;
+  /** Scratch for a thread's lost work at a k-step's end. */
+  private final double[] lostNow = new double[LostWork.COUNT];
+
   private double flopDone;
   private long groupSyncs;
   private long callSleeps;
@@ -104,6 +126,7 @@ final class OpenBlasGemm {
     this.groupArrived = new int[nthreadsN];
     this.groupWaiters = new int[nthreadsN][nthreadsM];
     this.groupStep = new int[nthreadsN];
+    this.groupStepStartNs = new long[nthreadsN];
     this.callSpinners = new int[threads];
     this.callSleepers = new int[threads];
   }
@@ -147,6 +170,29 @@ final class OpenBlasGemm {
     extra.put("call_mean_ms", call == 0 ? 0 : callNsSum / 1e6 / call);
     extra.put("group_syncs", (double) groupSyncs);
     extra.put("call_end_sleeps", (double) callSleeps);
+    double total = 0;
+    for (LostWork cause : LostWork.ALL) {
+      double lost = criticalLost[cause.ordinal()];
+      total += lost;
+      extra.put("critical_lost_" + cause.key() + "_pct", percentOfCriticalPath(lost));
+    }
+    extra.put("critical_lost_pct", percentOfCriticalPath(total));
+    extra.put("critical_path_ms", criticalNs / 1e6);
+  }
+
+  /** {@code lostNs} as a percentage of the panels' critical-path time. */
+  private double percentOfCriticalPath(double lostNs) {
+    return criticalNs == 0 ? 0 : 100.0 * lostNs / criticalNs;
+  }
+
+  /** The panels' critical-path lost work so far, ns, by {@link LostWork} ordinal. */
+  double[] criticalLostNs() {
+    return criticalLost.clone();
+  }
+
+  /** The panels' critical-path time so far, ns. */
+  long criticalPathNs() {
+    return criticalNs;
   }
 
   private void groupRelease(TaskControl control, int group) {
@@ -166,6 +212,7 @@ final class OpenBlasGemm {
     callNsSum += now - callStartNs;
     callStartNs = now;
     Arrays.fill(groupStep, 0);
+    Arrays.fill(groupStepStartNs, now);
     for (int i = 0; i < nrCallSpinners; i++) {
       control.wake(callSpinners[i]);
     }
@@ -198,6 +245,8 @@ final class OpenBlasGemm {
     private int state = STARTING;
     private int step;
     private long waitingForCall;
+    /** This thread's lost work when its current k-step started. */
+    private final double[] lostAtStepStart = new double[LostWork.COUNT];
 
     Worker(int index) {
       this.index = index;
@@ -247,12 +296,21 @@ final class OpenBlasGemm {
 
     private void compute(TaskControl control) {
       state = COMPUTING;
+      control.lostWork(lostAtStepStart);
       control.run(stepWork[index]);
     }
 
     private void stepDone(TaskControl control) {
       flopDone += stepFlop[index];
       if (++groupArrived[group] == nthreadsM) {
+        // The panel waited for this thread: its k-step's lost work is the panel's.
+        control.lostWork(lostNow);
+        for (int c = 0; c < LostWork.COUNT; c++) {
+          criticalLost[c] += lostNow[c] - lostAtStepStart[c];
+        }
+        long now = control.nowNs();
+        criticalNs += now - groupStepStartNs[group];
+        groupStepStartNs[group] = now;
         groupRelease(control, group);
         nextStep(control);
         return;

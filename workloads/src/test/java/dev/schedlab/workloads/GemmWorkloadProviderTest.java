@@ -205,6 +205,31 @@ final class GemmWorkloadProviderTest {
   }
 
   @Test
+  void openblas_criticalPath_isEachPanelStepsLastThread_itsLostWorkOverThePanelsStepTime() {
+    // 2 x 2 grid; thread 1 runs at half speed, losing half of each run (IdealMachine's rule).
+    IdealMachine machine = IdealMachine.shape("1n1l4c1t");
+    var workload = machine.start(provider, Map.of(
+        "threads", "4", "affinity", "0-3", "m", "2000", "n", "2000", "k", "4", "gemm_q", "1"));
+    machine.setSpeed(1, 0.5);
+    machine.runUntil(1 * MS);
+
+    // Panel 0's k-steps wait for thread 1: 125 us each, of which it lost 62.5 us; panel 1's
+    // last threads lose nothing in their 62.5 us k-steps (their call-end wait is not counted).
+    WorkloadResult result = workload.result(1 * MS);
+    double calls = result.extra().get("calls");
+    assertThat(calls).isEqualTo(2.0);
+    double steps = 4 * calls;
+    double lost = steps * 62_500;
+    double criticalTime = steps * 125_000 + steps * 62_500;
+    assertThat(result.extra().get("critical_path_ms")).isCloseTo(criticalTime / 1e6, within(1e-3));
+    assertThat(result.extra().get("critical_lost_sibling_task_pct"))
+        .isCloseTo(100 * lost / criticalTime, within(0.5));
+    assertThat(result.extra().get("critical_lost_sibling_ilb_pct")).isZero();
+    assertThat(result.extra().get("critical_lost_pct"))
+        .isEqualTo(result.extra().get("critical_lost_sibling_task_pct"));
+  }
+
+  @Test
   void openblas_openmp_callEndSpinsThenSleeps_kStepsNeverSleep() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     var workload = machine.start(provider, Map.of(
