@@ -37,17 +37,22 @@ import org.openjdk.jmh.annotations.Warmup;
  * it too allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}, also
  * word-parallel over {@code idleMask()}) for scale.
  *
- * <p>Machines are SMT2 with split sibling numbering (CPU n and n + cores are siblings, as on Vera
- * and x86): 352 CPUs is Vera ({@code 2n1l88c2t}), 4096 is {@code 4n4l128c2t}, 8192 is {@code
- * 8n4l128c2t}. The kicker is the lowest busy CPU; every CPU is a housekeeping CPU. Scenarios:
+ * <p>Machines ({@code threads} per core): SMT2 with split sibling numbering (CPU n and n + cores
+ * are siblings, as on Vera and x86): 352 CPUs is Vera ({@code 2n1l88c2t}), 4096 is {@code
+ * 4n4l128c2t}, 8192 is {@code 8n4l128c2t}; SMT4 and SMT8 with adjacent numbering (a core's
+ * threads are consecutive CPUs, as on POWER): the same node and LLC counts with half or a quarter
+ * of the cores per LLC ({@code 2n1l44c4t}, {@code 2n1l22c8t}, ...). The kicker is the lowest busy
+ * CPU; every CPU is a housekeeping CPU. Scenarios:
  *
  * <ul>
  *   <li>{@code GEMM_HALF_BUSY}: the Vera GEMM of seeds-digest §1, one CPU-bound thread per core
- *       on thread 0, thread 1 idle and tickless. No core is fully idle, so idle-core walks every
+ *       on thread 0, the core's other threads idle and tickless. No core is fully idle, so idle-core walks every
  *       idle CPU before taking its fallback, the worst case of "may scan more CPUs", while
  *       first-idle stops at the first one.
  *   <li>{@code MOSTLY_IDLE}: 90 % of CPUs idle at random (fixed seed).
  *   <li>{@code MOSTLY_BUSY}: 10 % of CPUs idle at random.
+ *   <li>{@code BUSY_95}: 5 % of CPUs idle at random: on SMT8 almost no core is fully idle, so the
+ *       walk prunes siblings across the whole machine.
  * </ul>
  *
  * In the random scenarios the NOHZ idle mask holds every idle CPU plus 5 % of the busy ones (CPUs
@@ -66,7 +71,8 @@ public class IlbSelectBenchmark {
   public enum Scenario {
     GEMM_HALF_BUSY,
     MOSTLY_IDLE,
-    MOSTLY_BUSY
+    MOSTLY_BUSY,
+    BUSY_95
   }
 
   private static final long SEED = 20_261_130L;
@@ -75,8 +81,12 @@ public class IlbSelectBenchmark {
   @Param({"352", "4096", "8192"})
   public int nrCpuIds;
 
-  @Param({"GEMM_HALF_BUSY", "MOSTLY_IDLE", "MOSTLY_BUSY"})
+  @Param({"GEMM_HALF_BUSY", "MOSTLY_IDLE", "MOSTLY_BUSY", "BUSY_95"})
   public Scenario scenario;
+
+  /** SMT threads per core: 2 (split numbering), 4 and 8 (adjacent numbering). */
+  @Param({"2", "4", "8"})
+  public int threads;
 
   private int kicker;
   private CpuMask nohzIdleMask;
@@ -88,17 +98,18 @@ public class IlbSelectBenchmark {
 
   @Setup
   public void setUp() {
-    Topology topology = topology(nrCpuIds);
+    Topology topology = topology(nrCpuIds, threads);
     boolean[] idle = new boolean[nrCpuIds];
     MutableCpuMask nohz = CpuMasks.mutable(nrCpuIds);
     SplittableRandom random = new SplittableRandom(SEED);
-    int cores = topology.coreCount();
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       idle[cpu] =
           switch (scenario) {
-            case GEMM_HALF_BUSY -> cpu >= cores; // thread 0 of every core runs a GEMM thread
+            // thread 0 of every core runs a GEMM thread
+            case GEMM_HALF_BUSY -> cpu != topology.smtSiblings(cpu).first();
             case MOSTLY_IDLE -> random.nextInt(100) < 90;
             case MOSTLY_BUSY -> random.nextInt(100) < 10;
+            case BUSY_95 -> random.nextInt(100) < 5;
           };
       if (idle[cpu] || (scenario != Scenario.GEMM_HALF_BUSY && random.nextInt(100) < 5)) {
         nohz.set(cpu);
@@ -144,15 +155,21 @@ public class IlbSelectBenchmark {
     return firstIdle.findNewIlb(kicker, nohzIdleMask, housekeeping, state);
   }
 
-  private static Topology topology(int nrCpuIds) {
-    String shape =
+  private static Topology topology(int nrCpuIds, int threads) {
+    String nodesAndLlcs =
         switch (nrCpuIds) {
-          case 352 -> "2n1l88c2t";
-          case 4096 -> "4n4l128c2t";
-          case 8192 -> "8n4l128c2t";
+          case 352 -> "2n1l";
+          case 4096 -> "4n4l";
+          case 8192 -> "8n4l";
           default -> throw new IllegalArgumentException("no machine with " + nrCpuIds + " CPUs");
         };
-    return Shape.parse(shape).toTopology(SiblingNumbering.SPLIT);
+    int llcs = nrCpuIds == 352 ? 2 : nrCpuIds == 4096 ? 16 : 32;
+    if (threads != 2 && threads != 4 && threads != 8) {
+      throw new IllegalArgumentException("threads " + threads + " is not 2, 4 or 8");
+    }
+    String shape = nodesAndLlcs + nrCpuIds / llcs / threads + "c" + threads + "t";
+    SiblingNumbering numbering = threads == 2 ? SiblingNumbering.SPLIT : SiblingNumbering.ADJACENT;
+    return Shape.parse(shape).toTopology(numbering);
   }
 
   private static BitSet toBitSet(CpuMask mask) {

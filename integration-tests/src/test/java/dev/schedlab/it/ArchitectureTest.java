@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only
  * topology-api, providers public final with @AutoService, no JDK randomness or clock, no mutable
  * static state, no cycles); policy families are independent; the command line's packages are
- * layered (args, reports, commands, the entry point); packages have no cycles; no part of the
- * engine refers back to the top-level {@code Simulation}.
+ * layered (args, reports, sweeps, commands, the entry point); packages have no cycles; no part
+ * of the engine refers back to the top-level {@code Simulation}.
  */
 final class ArchitectureTest {
 
@@ -74,8 +74,9 @@ final class ArchitectureTest {
   }
 
   @Test
-  void workloads_followThePluginRules_withHdrHistogramForLatencyPercentiles() {
-    SchedlabArchitectureRules.pluginRules("dev.schedlab.workloads", "org.HdrHistogram..")
+  void workloads_followThePluginRules_withHdrHistogramAndJacksonsStreamingParser() {
+    SchedlabArchitectureRules.pluginRules(
+            "dev.schedlab.workloads", "org.HdrHistogram..", "com.fasterxml.jackson.core..")
         .check(classes);
   }
 
@@ -104,21 +105,28 @@ final class ArchitectureTest {
   }
 
   @Test
-  void commandLine_layers_argsBelowReportsBelowCommands() {
+  void commandLine_layers_argsBelowReportsBelowSweepsBelowCommands() {
     // The root (Main) may use everything; nothing in the command line uses the root.
     ArchRule argsUseNoOtherLayer = noClasses()
         .that().resideInAPackage("dev.schedlab.cli.args..")
         .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.report..");
-    ArchRule reportsUseNoCommand = noClasses()
+            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.report..",
+            "dev.schedlab.cli.sweep..");
+    ArchRule reportsUseNoCommandOrSweep = noClasses()
         .that().resideInAPackage("dev.schedlab.cli.report..")
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.sweep..");
+    // A sweep's cells and rows are what other engines (sweep-spark) build on: no commands.
+    ArchRule sweepsUseNoCommand = noClasses()
+        .that().resideInAPackage("dev.schedlab.cli.sweep..")
         .should().dependOnClassesThat().resideInAnyPackage(
             "dev.schedlab.cli", "dev.schedlab.cli.command..");
     ArchRule commandsUseNoRoot = noClasses()
         .that().resideInAPackage("dev.schedlab.cli.command..")
         .should().dependOnClassesThat().resideInAPackage("dev.schedlab.cli");
     argsUseNoOtherLayer.check(classes);
-    reportsUseNoCommand.check(classes);
+    reportsUseNoCommandOrSweep.check(classes);
+    sweepsUseNoCommand.check(classes);
     commandsUseNoRoot.check(classes);
   }
 
@@ -162,7 +170,8 @@ final class ArchitectureTest {
                 && classes.containPackage("dev.schedlab.policies.ext.smtbuddy")
                 && classes.containPackage("dev.schedlab.hw.machines")
                 && classes.containPackage("dev.schedlab.workloads")
-                && classes.containPackage("dev.schedlab.cli.args"))
+                && classes.containPackage("dev.schedlab.cli.args")
+                && classes.containPackage("dev.schedlab.cli.sweep"))
         .isTrue();
   }
 }

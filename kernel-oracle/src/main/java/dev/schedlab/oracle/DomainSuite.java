@@ -2,6 +2,7 @@ package dev.schedlab.oracle;
 
 import dev.schedlab.oracle.compare.DomainComparison;
 import dev.schedlab.oracle.guest.Accelerator;
+import dev.schedlab.oracle.guest.OracleException;
 import dev.schedlab.oracle.guest.RandomShapes;
 import java.io.IOException;
 import java.io.PrintStream;

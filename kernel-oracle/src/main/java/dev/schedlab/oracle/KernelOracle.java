@@ -5,24 +5,27 @@ import dev.schedlab.core.Simulations;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.hw.importer.ImportedTopology;
+import dev.schedlab.hw.importer.SysfsImporter;
 import dev.schedlab.hw.machines.ImportProvider;
 import dev.schedlab.oracle.compare.BehaviourComparison;
-import dev.schedlab.oracle.guest.GuestPrograms;
-import dev.schedlab.oracle.guest.GuestWorkload;
-import dev.schedlab.oracle.kernel.KernelSchedstat;
-import dev.schedlab.spi.HardwareModel;
-import dev.schedlab.spi.WorkloadProvider;
-import dev.schedlab.hw.importer.SysfsImporter;
 import dev.schedlab.oracle.compare.DomainComparison;
 import dev.schedlab.oracle.compare.NameRule;
 import dev.schedlab.oracle.compare.SimulatorDomains;
 import dev.schedlab.oracle.guest.Accelerator;
 import dev.schedlab.oracle.guest.GuestImage;
+import dev.schedlab.oracle.guest.GuestPrograms;
 import dev.schedlab.oracle.guest.GuestShape;
+import dev.schedlab.oracle.guest.GuestWorkload;
 import dev.schedlab.oracle.guest.HostTools;
+import dev.schedlab.oracle.guest.OracleException;
 import dev.schedlab.oracle.guest.QemuGuest;
 import dev.schedlab.oracle.guest.TarArchive;
 import dev.schedlab.oracle.kernel.KernelDomains;
+import dev.schedlab.oracle.kernel.KernelSchedstat;
+import dev.schedlab.oracle.report.OracleReport;
+import dev.schedlab.oracle.report.OracleRow;
+import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Housekeeping;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomainOptions;
@@ -36,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The oracle's entry point: boots a machine shape in QEMU with kernel arguments (and a guest
@@ -79,6 +83,22 @@ public final class KernelOracle {
       Path kernel,
       Accelerator accelerator,
       Path workDirectory) {}
+
+  /**
+   * How the simulator side of a behaviour comparison runs.
+   *
+   * @param hz the simulator's tick rate (Debian's 6.1 kernel: 250)
+   * @param engine applies engine settings ({@code -E}) to the run's configuration
+   * @param description the settings as the report states them, e.g. {@code the engine's default
+   *     rules}
+   */
+  public record SimulatorSettings(
+      int hz, UnaryOperator<SimulationConfig.Builder> engine, String description) {
+
+    /** HZ 250 and the engine's default rules. */
+    public static final SimulatorSettings DEFAULT = new SimulatorSettings(250,
+        UnaryOperator.identity(), "the engine's default (mainline) rules");
+  }
 
   /**
    * The outcome of a domain comparison.
@@ -131,6 +151,7 @@ public final class KernelOracle {
    *
    * @param domains the domain comparison of the same boot
    * @param workload what ran
+   * @param settings how the simulator ran
    * @param guestSeconds the guest's interval between the snapshots
    * @param guestMetric the guest program's own figures ({@code metric NAME VALUE} lines)
    * @param simulation the simulator's run on the guest's topology
@@ -139,6 +160,7 @@ public final class KernelOracle {
   public record BehaviourResult(
       DomainResult domains,
       GuestWorkload workload,
+      SimulatorSettings settings,
       double guestSeconds,
       Map<String, String> guestMetric,
       SimulationResult simulation,
@@ -149,7 +171,7 @@ public final class KernelOracle {
       Map<String, String> facts = new LinkedHashMap<>(domains.report().facts());
       facts.put("workload", workload.label() + " for " + workload.seconds() + " s; simulator "
           + workload.simulatorWorkload() + " " + workload.simulatorParameters()
-          + ", HZ 250, seed 1, the engine's default (mainline) rules");
+          + ", HZ " + settings.hz() + ", seed 1, " + settings.description());
       facts.put("guest interval", String.format(Locale.ROOT, "%.2f s", guestSeconds));
       facts.put("domains", domains.comparison().matches() ? "equal"
           : domains.comparison().unexplained().size() + " unexplained differences");
@@ -164,12 +186,25 @@ public final class KernelOracle {
 
   /**
    * Boots the shape, runs the workload between two schedstat and softirq snapshots, and runs the
-   * simulator with the same workload on the guest's own sysfs topology at HZ 250.
+   * simulator with the same workload on the guest's own sysfs topology at HZ 250 with the
+   * engine's default rules.
    *
    * @throws OracleException when the guest does not boot, the program does not build, or the
    *     guest's data cannot be read
    */
   public BehaviourResult behaviour(Request request, GuestWorkload workload) {
+    return behaviour(request, workload, SimulatorSettings.DEFAULT);
+  }
+
+  /**
+   * Boots the shape, runs the workload between two schedstat and softirq snapshots, and runs the
+   * simulator with the same workload on the guest's own sysfs topology as {@code settings} say.
+   *
+   * @throws OracleException when the guest does not boot, the program does not build, or the
+   *     guest's data cannot be read
+   */
+  public BehaviourResult behaviour(
+      Request request, GuestWorkload workload, SimulatorSettings settings) {
     GuestPrograms programs = new GuestPrograms(tools.gcc(), GuestPrograms.defaultCache());
     GuestImage image = new GuestImage(tools.busybox()).workload(workload.guestCommands())
         .program(workload.program(), programs.binary(workload.program()));
@@ -190,7 +225,7 @@ public final class KernelOracle {
         names.put(cpu, chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList()));
     progress.accept("simulating " + workload.simulatorWorkload() + " for " + workload.seconds()
         + " s on the guest's topology");
-    SimulationResult sim = simulate(request.workDirectory().resolve("guest"), workload);
+    SimulationResult sim = simulate(request.workDirectory().resolve("guest"), workload, settings);
     KernelSchedstat schedBefore = KernelSchedstat.parse(before);
     KernelSchedstat schedAfter = KernelSchedstat.parse(after);
     List<OracleRow> rows = new ArrayList<>(BehaviourComparison.rows(schedBefore, schedAfter,
@@ -202,12 +237,13 @@ public final class KernelOracle {
     rows.addAll(dev.schedlab.oracle.kernel.GuestDiagnosis.rows(archive.text("interrupts.before"),
         archive.text("interrupts.after"), archive.text("softirqs.before"),
         archive.text("softirqs.after"), schedBefore, schedAfter, seconds));
-    return new BehaviourResult(domains, workload, seconds,
+    return new BehaviourResult(domains, workload, settings, seconds,
         metrics(archive.text("workload.out")), sim, rows);
   }
 
   /** The simulator's run of {@code workload} on the sysfs tree under {@code guestFiles}. */
-  static SimulationResult simulate(Path guestFiles, GuestWorkload workload) {
+  static SimulationResult simulate(
+      Path guestFiles, GuestWorkload workload, SimulatorSettings settings) {
     ImportProvider machines = new ImportProvider();
     HardwareModel hardware = machines.create(machines.descriptor().resolve(
         Map.of("path", guestFiles.toString(), "format", "sysfs")));
@@ -219,11 +255,11 @@ public final class KernelOracle {
             + workload.simulatorWorkload()));
     PolicyBinding<WorkloadProvider> binding = new PolicyBinding<>(provider,
         provider.descriptor().resolve(workload.simulatorParameters()));
-    SimulationConfig config = SimulationConfig.builder(hardware, binding)
+    SimulationConfig.Builder builder = SimulationConfig.builder(hardware, binding)
         .seed(1)
         .durationNs((long) (workload.seconds() * 1e9))
-        .hz(250)
-        .build();
+        .hz(settings.hz());
+    SimulationConfig config = settings.engine().apply(builder).build();
     return Simulations.run(config);
   }
 

@@ -3,6 +3,7 @@ package dev.schedlab.oracle;
 import dev.schedlab.oracle.guest.Accelerator;
 import dev.schedlab.oracle.guest.GuestShape;
 import dev.schedlab.oracle.guest.HostTools;
+import dev.schedlab.oracle.guest.OracleException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import dev.schedlab.oracle.compare.DomainComparison;
 import dev.schedlab.oracle.guest.Accelerator;
 import dev.schedlab.oracle.guest.GuestShape;
 import dev.schedlab.oracle.guest.HostTools;
+import dev.schedlab.oracle.guest.OracleException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;

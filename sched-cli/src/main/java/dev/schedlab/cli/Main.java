@@ -3,6 +3,7 @@ package dev.schedlab.cli;
 import dev.schedlab.cli.command.Cli;
 import dev.schedlab.cli.command.CompareCommand;
 import dev.schedlab.cli.command.ExplainIlbCommand;
+import dev.schedlab.cli.command.KernelCommand;
 import dev.schedlab.cli.command.ListCommand;
 import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
@@ -89,6 +90,7 @@ public final class Main {
     commandLine.addSubcommand("engine", new ListCommand.Engine(cli));
     commandLine.addSubcommand("topology", new TopologyCommand(cli));
     commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
+    commandLine.addSubcommand("kernel", new KernelCommand(cli));
     // Setters apply to the subcommands added so far, so they come last.
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));

@@ -17,7 +17,9 @@ import java.util.Optional;
  *
  * <p>Adding a plugin to a variant ({@link #add}) replaces a plugin with the same id (new
  * parameters) or, for a single-slot kind, the plugin already in that slot (a profile's selector
- * replaced by an added one), in its place in the list; anything else is appended. A list handed
+ * replaced by an added one), in its place in the list; anything else is appended. Two plugins
+ * named for one slot of one variant, or one named twice, are refused ({@link #addNamed}). A list
+ * handed
  * to the engine that still names two plugins of a single-slot kind is refused ({@link
  * #checkFree}).
  */
@@ -46,6 +48,32 @@ public final class PolicySlots {
       }
     }
     plugins.add(ref);
+  }
+
+  /**
+   * As {@link #add}, for a plugin the user names in a variant. Replacing what a profile brought is
+   * the point of naming a plugin; naming two for one slot, or one plugin twice, is a mistake that
+   * would silently drop the first (the kernel runs one {@code find_new_ilb()}).
+   *
+   * @param named the plugins named so far in this variant (not those of its profile); {@code ref}
+   *     is added to it
+   * @throws IllegalArgumentException naming both plugins when {@code kind} is single-slot and a
+   *     plugin of that kind is already named, or naming the plugin when it is named twice
+   */
+  public static void addNamed(List<PluginRef> plugins, List<PluginRef> named, PluginRef ref,
+      PluginKind kind, PluginRegistry registry) {
+    for (PluginRef earlier : named) {
+      if (earlier.id().equals(ref.id())) {
+        throw new IllegalArgumentException(ref.id() + " is named twice; name it once, with all"
+            + " its parameters (" + ref.id() + ":key=value;key=value)");
+      }
+      if (isSingleSlot(kind) && kindOf(registry, earlier).filter(k -> k == kind).isPresent()) {
+        throw new IllegalArgumentException("two " + plural(kind) + ": " + earlier.id() + " and "
+            + ref.id() + "; a variant has one (one added to a profile replaces the profile's)");
+      }
+    }
+    named.add(ref);
+    add(plugins, ref, kind, registry);
   }
 
   /**

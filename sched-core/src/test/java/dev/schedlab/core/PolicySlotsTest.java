@@ -90,6 +90,23 @@ final class PolicySlotsTest {
     PolicySlots.checkFree(PluginKind.ILB_SELECTOR, null, "test.ilb.a");
   }
 
+  @Test
+  void addNamed_secondSelectorNamed_refused_butReplacingTheProfilesIsAllowed() {
+    List<PluginRef> plugins = refs("test.ilb.a", "test.pass.a");
+    List<PluginRef> named = new ArrayList<>();
+
+    PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.b"), PluginKind.ILB_SELECTOR,
+        REGISTRY);
+
+    assertThat(plugins).extracting(PluginRef::id).containsExactly("test.ilb.b", "test.pass.a");
+    assertThatThrownBy(() -> PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.a"),
+            PluginKind.ILB_SELECTOR, REGISTRY))
+        .hasMessageStartingWith("two ILB selectors: test.ilb.b and test.ilb.a");
+    assertThatThrownBy(() -> PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.b"),
+            PluginKind.ILB_SELECTOR, REGISTRY))
+        .hasMessageStartingWith("test.ilb.b is named twice");
+  }
+
   private static List<PluginRef> refs(String... ids) {
     List<PluginRef> refs = new ArrayList<>();
     for (String id : ids) {

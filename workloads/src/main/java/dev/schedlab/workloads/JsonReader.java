@@ -1,16 +1,30 @@
 package dev.schedlab.workloads;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A small JSON reader for rt-app files. Objects become {@link LinkedHashMap}s that keep the file's
- * key order (rt-app runs a task's events in that order), arrays {@link List}s, integers {@link
- * Long}, other numbers {@link Double}, {@code null} {@link #NULL}. Comments ({@code //} and {@code
- * /* *}{@code /}) are skipped, as json-c, the parser rt-app uses, allows. A key repeated in one
- * object is rejected: rt-app users tell events apart with suffixes ({@code run0}, {@code run1}).
+ * Reads rt-app files through Jackson's streaming parser into plain values: objects become {@link
+ * LinkedHashMap}s that keep the file's key order (rt-app runs a task's events in that order),
+ * arrays {@link List}s, integers {@link Long}, other numbers {@link Double}, {@code null} {@link
+ * #NULL}. Comments ({@code //} and {@code /* *}{@code /}) are allowed, as json-c, the parser
+ * rt-app uses, allows them. A key repeated in one object is rejected: rt-app users tell events
+ * apart with suffixes ({@code run0}, {@code run1}), and json-c would keep only the last. Nesting
+ * is bounded at {@value #MAX_DEPTH} levels. Every error is one line naming the line and column.
  */
 final class JsonReader {
 
@@ -22,15 +36,20 @@ final class JsonReader {
     }
   };
 
-  private static final int MAX_DEPTH = 256;
+  static final int MAX_DEPTH = 256;
 
-  private final String text;
-  private int pos;
-  private int depth;
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+      .build();
 
-  private JsonReader(String text) {
-    this.text = text;
-  }
+  /** Jackson names a position as {@code [Source: ...; line: 3, column: 7]}. */
+  private static final Pattern SOURCE_POSITION =
+      Pattern.compile("\\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]");
+
+  private static final Pattern CHARACTER_CODE = Pattern.compile("\\s*\\(code -?\\d+\\)");
+
+  private JsonReader() {}
 
   /**
    * Parses one JSON value filling the whole text.
@@ -38,240 +57,94 @@ final class JsonReader {
    * @throws IllegalArgumentException naming the line and column of the first problem
    */
   static Object parse(String text) {
-    JsonReader reader = new JsonReader(text);
-    Object value = reader.value();
-    reader.skipSpace();
-    if (reader.pos != text.length()) {
-      throw reader.error("unexpected text after the end of the document");
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      try {
+        JsonToken first = parser.nextToken();
+        if (first == null) {
+          throw error(parser.currentLocation(), "the document is empty, expected a JSON object");
+        }
+        Object value = value(parser, first);
+        JsonLocation end = parser.currentLocation();
+        boolean more;
+        try {
+          more = parser.nextToken() != null;
+        } catch (JsonProcessingException e) {
+          more = true;
+        }
+        if (more) {
+          throw error(end, "unexpected text after the end of the document");
+        }
+        return value;
+      } catch (StreamConstraintsException e) {
+        throw error(parser.currentLocation(), "nesting deeper than " + MAX_DEPTH + " levels");
+      } catch (JsonProcessingException e) {
+        throw error(e.getLocation() == null ? parser.currentLocation() : e.getLocation(),
+            plainWords(e.getOriginalMessage()));
+      }
+    } catch (IOException e) {
+      // A String source has no I/O of its own; only the parser's own exceptions get here.
+      throw new IllegalArgumentException("invalid JSON: " + plainWords(e.getMessage()), e);
     }
-    return value;
   }
 
-  private Object value() {
-    skipSpace();
-    if (pos >= text.length()) {
-      throw error("unexpected end of input, expected a value");
-    }
-    char c = text.charAt(pos);
-    return switch (c) {
-      case '{' -> object();
-      case '[' -> array();
-      case '"' -> string();
-      case 't' -> literal("true", Boolean.TRUE);
-      case 'f' -> literal("false", Boolean.FALSE);
-      case 'n' -> literal("null", NULL);
-      default -> {
-        if (c == '-' || (c >= '0' && c <= '9')) {
-          yield number();
-        }
-        throw error("unexpected character '" + c + "', expected a value");
-      }
+  private static Object value(JsonParser parser, JsonToken token) throws IOException {
+    return switch (token) {
+      case START_OBJECT -> object(parser);
+      case START_ARRAY -> array(parser);
+      case VALUE_STRING -> parser.getText();
+      case VALUE_NUMBER_INT -> integer(parser);
+      case VALUE_NUMBER_FLOAT -> parser.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> NULL;
+      default -> throw error(parser.currentTokenLocation(), "expected a value");
     };
   }
 
-  private Map<String, Object> object() {
-    enter();
-    pos++;
+  private static Map<String, Object> object(JsonParser parser) throws IOException {
     Map<String, Object> members = new LinkedHashMap<>();
-    skipSpace();
-    if (peek() == '}') {
-      pos++;
-      depth--;
-      return members;
-    }
-    while (true) {
-      skipSpace();
-      if (peek() != '"') {
-        throw error("expected a quoted key");
-      }
-      int keyAt = pos;
-      String key = string();
+    for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
+      String key = parser.currentName();
       if (members.containsKey(key)) {
-        pos = keyAt;
-        throw error("key \"" + key + "\" appears twice in one object (add a suffix: \"" + key
-            + "1\")");
+        throw error(parser.currentTokenLocation(), "key \"" + key
+            + "\" appears twice in one object (add a suffix: \"" + key + "1\")");
       }
-      skipSpace();
-      expect(':');
-      members.put(key, value());
-      skipSpace();
-      char c = peek();
-      pos++;
-      if (c == '}') {
-        depth--;
-        return members;
-      }
-      if (c != ',') {
-        pos--;
-        throw error("expected ',' or '}' in an object");
-      }
+      members.put(key, value(parser, parser.nextToken()));
     }
+    return members;
   }
 
-  private List<Object> array() {
-    enter();
-    pos++;
+  private static List<Object> array(JsonParser parser) throws IOException {
     List<Object> elements = new ArrayList<>();
-    skipSpace();
-    if (peek() == ']') {
-      pos++;
-      depth--;
-      return elements;
+    for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
+      elements.add(value(parser, t));
     }
-    while (true) {
-      elements.add(value());
-      skipSpace();
-      char c = peek();
-      pos++;
-      if (c == ']') {
-        depth--;
-        return elements;
-      }
-      if (c != ',') {
-        pos--;
-        throw error("expected ',' or ']' in an array");
-      }
-    }
+    return elements;
   }
 
-  private String string() {
-    pos++;
-    StringBuilder out = new StringBuilder();
-    while (true) {
-      if (pos >= text.length()) {
-        throw error("unterminated string");
-      }
-      char c = text.charAt(pos++);
-      if (c == '"') {
-        return out.toString();
-      }
-      if (c < 0x20) {
-        pos--;
-        throw error("control character in a string");
-      }
-      if (c != '\\') {
-        out.append(c);
-        continue;
-      }
-      if (pos >= text.length()) {
-        throw error("unterminated string");
-      }
-      char e = text.charAt(pos++);
-      switch (e) {
-        case '"', '\\', '/' -> out.append(e);
-        case 'b' -> out.append('\b');
-        case 'f' -> out.append('\f');
-        case 'n' -> out.append('\n');
-        case 'r' -> out.append('\r');
-        case 't' -> out.append('\t');
-        case 'u' -> {
-          if (pos + 4 > text.length()) {
-            throw error("incomplete \\u escape");
-          }
-          try {
-            out.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-          } catch (NumberFormatException ex) {
-            throw error("bad \\u escape");
-          }
-          pos += 4;
-        }
-        default -> {
-          pos--;
-          throw error("unknown escape \\" + e);
-        }
-      }
+  private static Long integer(JsonParser parser) throws IOException {
+    JsonParser.NumberType type = parser.getNumberType();
+    if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
+      return parser.getLongValue();
     }
+    throw error(parser.currentTokenLocation(), "integer " + parser.getText()
+        + " is out of range (-9223372036854775808..9223372036854775807)");
   }
 
-  private Object number() {
-    int start = pos;
-    if (peek() == '-') {
-      pos++;
+  /** Jackson's message without its source excerpt and character codes, lower case first. */
+  private static String plainWords(String message) {
+    if (message == null || message.isBlank()) {
+      return "malformed JSON";
     }
-    boolean integral = true;
-    while (pos < text.length()) {
-      char c = text.charAt(pos);
-      if (c >= '0' && c <= '9') {
-        pos++;
-      } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-        integral = false;
-        pos++;
-      } else {
-        break;
-      }
-    }
-    String literal = text.substring(start, pos);
-    try {
-      if (integral) {
-        return Long.parseLong(literal);
-      }
-      return Double.parseDouble(literal);
-    } catch (NumberFormatException e) {
-      pos = start;
-      throw error("malformed number " + literal);
-    }
+    String line = message.strip().replaceAll("\\s*\\R\\s*", "; ");
+    Matcher position = SOURCE_POSITION.matcher(line);
+    line = position.replaceAll("line $1, column $2");
+    line = CHARACTER_CODE.matcher(line).replaceAll("");
+    return line.substring(0, 1).toLowerCase(Locale.ROOT) + line.substring(1);
   }
 
-  private Object literal(String word, Object value) {
-    if (!text.startsWith(word, pos)) {
-      throw error("unexpected word, expected a value");
-    }
-    pos += word.length();
-    return value;
-  }
-
-  private void skipSpace() {
-    while (pos < text.length()) {
-      char c = text.charAt(pos);
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        pos++;
-      } else if (c == '/' && text.startsWith("//", pos)) {
-        int end = text.indexOf('\n', pos);
-        pos = end < 0 ? text.length() : end + 1;
-      } else if (c == '/' && text.startsWith("/*", pos)) {
-        int end = text.indexOf("*/", pos + 2);
-        if (end < 0) {
-          throw error("unterminated comment");
-        }
-        pos = end + 2;
-      } else {
-        return;
-      }
-    }
-  }
-
-  private void expect(char c) {
-    if (peek() != c) {
-      throw error("expected '" + c + "'");
-    }
-    pos++;
-  }
-
-  private char peek() {
-    if (pos >= text.length()) {
-      throw error("unexpected end of input");
-    }
-    return text.charAt(pos);
-  }
-
-  private void enter() {
-    if (++depth > MAX_DEPTH) {
-      throw error("nesting deeper than " + MAX_DEPTH);
-    }
-  }
-
-  private IllegalArgumentException error(String message) {
-    int line = 1;
-    int column = 1;
-    for (int i = 0; i < Math.min(pos, text.length()); i++) {
-      if (text.charAt(i) == '\n') {
-        line++;
-        column = 1;
-      } else {
-        column++;
-      }
-    }
-    return new IllegalArgumentException(
-        "invalid JSON at line " + line + ", column " + column + ": " + message);
+  private static IllegalArgumentException error(JsonLocation at, String message) {
+    return new IllegalArgumentException("invalid JSON at line " + at.getLineNr() + ", column "
+        + at.getColumnNr() + ": " + message);
   }
 }

@@ -5,6 +5,7 @@ import dev.schedlab.workloads.RtAppConfig.Event;
 import dev.schedlab.workloads.RtAppConfig.EventKind;
 import dev.schedlab.workloads.RtAppConfig.Phase;
 import dev.schedlab.workloads.RtAppConfig.TaskDef;
+import dev.schedlab.spi.FileProblems;
 import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
@@ -19,7 +20,13 @@ import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,6 +56,9 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
   /** The plugin id. */
   public static final String ID = "wl.rtapp";
 
+  /** The largest rt-app file read. */
+  static final int MAX_FILE_BYTES = 16 << 20;
+
   private static final PluginDescriptor DESCRIPTOR =
       PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
           .description(
@@ -75,13 +85,37 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
       throw new IllegalArgumentException(
           ID + ": parameter file is required: the path of an rt-app JSON file");
     }
-    String json;
-    try {
-      json = Files.readString(Path.of(file));
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException(ID + ": cannot read file=" + file + ": " + e, e);
+    return create(read(file), file, context.topology());
+  }
+
+  /**
+   * The text of {@code file}, at most {@value #MAX_FILE_BYTES} bytes of UTF-8: rt-app files are a
+   * few KiB, and a device such as {@code /dev/zero} must not fill the heap.
+   */
+  private static String read(String file) {
+    byte[] bytes;
+    try (InputStream in = Files.newInputStream(Path.of(file))) {
+      bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          ID + ": cannot read file=" + file + ": " + FileProblems.describe(e), e);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException(
+          ID + ": file=" + file + " is not a valid path (" + e.getReason() + ")", e);
     }
-    return create(json, file, context.topology());
+    if (bytes.length > MAX_FILE_BYTES) {
+      throw new IllegalArgumentException(ID + ": file=" + file + " is larger than "
+          + (MAX_FILE_BYTES >> 20) + " MiB; rt-app descriptions are a few KiB");
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      throw new IllegalArgumentException(
+          ID + ": cannot read file=" + file + ": " + FileProblems.describe(e), e);
+    }
   }
 
   /** The workload described by {@code json}; {@code origin} names it in error messages. */

@@ -157,7 +157,27 @@ final class RtAppWorkloadProviderTest {
             new RtAppWorkloadProvider(), Map.of("file", directory.resolve("no.json").toString())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("wl.rtapp: cannot read file=")
-        .hasMessageContaining("no.json");
+        .hasMessageContaining("no.json: no such file or directory")
+        .hasMessageNotContaining("Exception");
+  }
+
+  @Test
+  void create_directoryOrBinaryFile_plainWords() throws Exception {
+    assertThatThrownBy(() -> machine.start(
+            new RtAppWorkloadProvider(), Map.of("file", directory.toString())))
+        .hasMessageEndingWith(": is a directory");
+    Path binary = Files.write(directory.resolve("bin.json"), new byte[] {'{', (byte) 0xff, '}'});
+    assertThatThrownBy(() -> machine.start(
+            new RtAppWorkloadProvider(), Map.of("file", binary.toString())))
+        .hasMessageEndingWith("bin.json: not UTF-8 text");
+  }
+
+  @Test
+  void create_endlessDevice_isRefusedBySize() {
+    assertThatThrownBy(() -> machine.start(
+            new RtAppWorkloadProvider(), Map.of("file", "/dev/zero")))
+        .hasMessage("wl.rtapp: file=/dev/zero is larger than 16 MiB; rt-app descriptions are a"
+            + " few KiB");
   }
 
   @Test

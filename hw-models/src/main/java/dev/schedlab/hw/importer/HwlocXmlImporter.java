@@ -1,9 +1,9 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.spi.FileProblems;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -68,6 +68,9 @@ public final class HwlocXmlImporter {
           "NUMANode", "L1Cache", "L2Cache", "L3Cache", "L4Cache", "L5Cache", "L1iCache",
           "L2iCache", "L3iCache");
 
+  /** Nesting bound of hwloc objects, as the rt-app reader bounds JSON nesting. */
+  static final int MAX_OBJECT_DEPTH = 256;
+
   private final double efficiencyKindCapacity;
 
   private HwlocXmlImporter(double efficiencyKindCapacity) {
@@ -91,10 +94,9 @@ public final class HwlocXmlImporter {
     String source = file.getFileName() == null ? file.toString() : file.getFileName().toString();
     try (InputStream in = Files.newInputStream(file)) {
       return parse(in, source, efficiencyKindCapacity);
-    } catch (NoSuchFileException e) {
-      throw new TopologyImportException(file.toString(), "no such file", e);
     } catch (IOException e) {
-      throw new TopologyImportException(file.toString(), "cannot read: " + e.getMessage(), e);
+      throw new TopologyImportException(
+          file.toString(), "cannot read: " + FileProblems.describe(e), e);
     }
   }
 
@@ -181,7 +183,7 @@ public final class HwlocXmlImporter {
     if (top == null) {
       throw fail("<topology> has no <object> child");
     }
-    Obj machine = build(top, null);
+    Obj machine = build(top, null, 1);
     if (machine == null || machine.cpuset == null) {
       throw fail("the top object is not a machine with a cpuset");
     }
@@ -191,7 +193,11 @@ public final class HwlocXmlImporter {
     return assemble(root, machine);
   }
 
-  private Obj build(Element element, Obj parent) {
+  private Obj build(Element element, Obj parent, int depth) {
+    if (depth > MAX_OBJECT_DEPTH) {
+      throw fail("objects nested deeper than " + MAX_OBJECT_DEPTH + " levels (under "
+          + parent.describe() + "); hwloc exports nest about 10");
+    }
     String type = element.getAttribute("type");
     if (IO_TYPES.contains(type)) {
       return null;
@@ -203,6 +209,10 @@ public final class HwlocXmlImporter {
     Obj obj = new Obj(element, type, parent);
     if (element.hasAttribute("os_index")) {
       obj.osIndex = parseInt(element.getAttribute("os_index"), obj, "os_index");
+      if (obj.osIndex < 0) {
+        throw fail(type + " os_index \"" + element.getAttribute("os_index") + "\" is negative;"
+            + " allowed 0 and above (the kernel's CPU or node number)");
+      }
     }
     if (!element.hasAttribute("cpuset")) {
       throw fail("object " + obj.describe() + (parent == null ? "" : " under " + parent.describe())
@@ -230,7 +240,7 @@ public final class HwlocXmlImporter {
     BitSet normalUnion = new BitSet();
     List<Obj> normalSeen = new ArrayList<>();
     for (Element child : childElements(element, "object")) {
-      Obj c = build(child, obj);
+      Obj c = build(child, obj, depth + 1);
       if (c == null) {
         continue;
       }

@@ -1,9 +1,9 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.spi.FileProblems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -37,10 +37,9 @@ public final class LscpuImporter {
     String source = file.getFileName() == null ? file.toString() : file.getFileName().toString();
     try {
       return parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8), source);
-    } catch (NoSuchFileException e) {
-      throw new TopologyImportException(file.toString(), "no such file", e);
     } catch (IOException e) {
-      throw new TopologyImportException(file.toString(), "cannot read: " + e.getMessage(), e);
+      throw new TopologyImportException(
+          file.toString(), "cannot read: " + FileProblems.describe(e), e);
     }
   }
 
@@ -267,8 +266,10 @@ public final class LscpuImporter {
       throw fail("line " + line + ": ONLINE \"" + field.strip() + "\" is not Y/N/yes/no");
     }
 
+    /** Every message says which formats are read, so a file of another tool is recognised. */
     private TopologyImportException fail(String problem) {
-      return new TopologyImportException(source, problem);
+      return new TopologyImportException(source, problem.contains("lscpu -p") ? problem
+          : problem + " (expected the output of lscpu -p or lscpu -e)");
     }
   }
 

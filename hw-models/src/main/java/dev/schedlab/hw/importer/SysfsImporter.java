@@ -1,5 +1,6 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.spi.FileProblems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -463,7 +464,7 @@ public final class SysfsImporter {
             }
           });
     } catch (IOException e) {
-      throw fail("cannot list " + root.relativize(dir) + ": " + e.getMessage());
+      throw fail("cannot list " + root.relativize(dir) + ": " + FileProblems.describe(e));
     }
     return out;
   }
@@ -476,7 +477,7 @@ public final class SysfsImporter {
     try {
       return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).replace("\0", "");
     } catch (IOException e) {
-      throw fail("cannot read " + root.relativize(file) + ": " + e.getMessage());
+      throw fail("cannot read " + root.relativize(file) + ": " + FileProblems.describe(e));
     }
   }
 

@@ -6,6 +6,7 @@ import dev.schedlab.hw.importer.ImportedTopology;
 import dev.schedlab.hw.importer.LscpuImporter;
 import dev.schedlab.hw.importer.SysfsImporter;
 import dev.schedlab.hw.importer.TopologyImportException;
+import dev.schedlab.spi.FileProblems;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
@@ -97,7 +98,7 @@ public final class ImportProvider implements HardwareModelProvider {
           || c == 0xBF);
       return c == '<' ? "hwloc" : "lscpu";
     } catch (IOException e) {
-      throw new TopologyImportException(path.toString(), "cannot read: " + e.getMessage(), e);
+      throw new TopologyImportException(path.toString(), "cannot read: " + FileProblems.describe(e), e);
     }
   }
 }

@@ -167,6 +167,48 @@ final class HostileInputTest {
   }
 
   @Test
+  void hwloc_deeplyNestedObjects_oneLineNamingTheBound() throws IOException {
+    for (int depth : new int[] {300, 5_000, 10_000}) {
+      StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?><topology version=\"2.0\">");
+      for (int i = 0; i < depth; i++) {
+        xml.append("<object type=\"Group\" cpuset=\"0x1\">");
+      }
+      xml.append("<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\"/>");
+      for (int i = 0; i < depth; i++) {
+        xml.append("</object>");
+      }
+      xml.append("</topology>");
+      assertHwlocFails("deep" + depth + ".xml", xml.toString())
+          .hasMessageContaining("nested deeper than")
+          .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n", "JAXP"));
+    }
+  }
+
+  @Test
+  void hwloc_negativeOsIndex_isCalledNegative() throws IOException {
+    assertHwlocFails("neg.xml", HwlocXmlImporterTest.V2.replaceFirst(
+            "type=\"PU\" os_index=\"0\"", "type=\"PU\" os_index=\"-5\""))
+        .hasMessageContaining("PU os_index \"-5\" is negative; allowed 0 and above");
+  }
+
+  @Test
+  void hwloc_doctypeNamingAnotherDtd_isRefused_hwlocsAreAccepted() throws IOException {
+    assertHwlocFails("other.xml", HwlocXmlImporterTest.V2.replace("hwloc2.dtd", "evil.dtd"))
+        .hasMessageContaining("SYSTEM \"evil.dtd\" is not hwloc's")
+        .hasMessageContaining("the DTD is never read");
+    Path v1Name = write("v1name.xml", HwlocXmlImporterTest.V2.replace("hwloc2.dtd", "hwloc.dtd"));
+    assertThat(HwlocXmlImporter.read(v1Name).onlineCount()).isEqualTo(8);
+  }
+
+  @Test
+  void hwloc_directoryInsteadOfFile_plainWords() {
+    assertThatThrownBy(() -> HwlocXmlImporter.read(dir))
+        .isInstanceOf(TopologyImportException.class)
+        .hasMessageContaining("cannot read: is a directory")
+        .hasMessageNotContaining("Exception");
+  }
+
+  @Test
   void hwloc_missingFile_namesThePath() {
     Path missing = dir.resolve("absent.xml");
     assertThatThrownBy(() -> HwlocXmlImporter.read(missing))
@@ -212,7 +254,8 @@ final class HostileInputTest {
     String text = "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0\n";
     assertThatThrownBy(() -> LscpuImporter.parse(text, "lscpu.txt"))
         .isInstanceOf(TopologyImportException.class)
-        .hasMessage("lscpu.txt: line 3 has 3 fields but the header names 4 columns");
+        .hasMessage("lscpu.txt: line 3 has 3 fields but the header names 4 columns (expected the"
+            + " output of lscpu -p or lscpu -e)");
   }
 
   @Test
@@ -224,6 +267,6 @@ final class HostileInputTest {
   @Test
   void lscpu_nonNumericId_isNamed() {
     assertThatThrownBy(() -> LscpuImporter.parse("# CPU,Core,Socket\n0,x,0\n", "nan.txt"))
-        .hasMessage("nan.txt: line 2: CORE \"x\" is not a non-negative integer");
+        .hasMessageStartingWith("nan.txt: line 2: CORE \"x\" is not a non-negative integer");
   }
 }

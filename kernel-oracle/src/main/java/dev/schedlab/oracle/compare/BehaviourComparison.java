@@ -3,7 +3,7 @@ package dev.schedlab.oracle.compare;
 import dev.schedlab.core.stats.DomainSchedstat;
 import dev.schedlab.core.stats.Schedstat;
 import dev.schedlab.core.stats.SimulationResult;
-import dev.schedlab.oracle.OracleRow;
+import dev.schedlab.oracle.report.OracleRow;
 import dev.schedlab.oracle.kernel.KernelSchedstat;
 import dev.schedlab.oracle.kernel.KernelSchedstat.IdleType;
 import dev.schedlab.oracle.kernel.KernelSchedstat.LbField;

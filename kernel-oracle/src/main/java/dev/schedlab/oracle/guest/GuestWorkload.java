@@ -18,6 +18,8 @@ import java.util.Map;
  * @param seconds how long the workload runs in the guest and in the simulator
  * @param simulatorWorkload the {@code wl.*} id
  * @param simulatorParameters its {@code -W} parameters
+ * @param trace whether the guest records a {@code sched_switch}/{@code sched_migrate_task} trace
+ *     while the program runs
  */
 public record GuestWorkload(
     String label,
@@ -26,7 +28,8 @@ public record GuestWorkload(
     boolean repeat,
     double seconds,
     String simulatorWorkload,
-    Map<String, String> simulatorParameters) {
+    Map<String, String> simulatorParameters,
+    boolean trace) {
 
   /** Copies the collections. */
   public GuestWorkload {
@@ -51,7 +54,7 @@ public record GuestWorkload(
         threads, chunkUs, spinUs), "gemm_team",
         List.of(Integer.toString(threads), Long.toString(chunkUs), Long.toString(spinUs),
             String.format(Locale.ROOT, "%.3f", seconds)),
-        false, seconds, "wl.gemm", sim);
+        false, seconds, "wl.gemm", sim, true);
   }
 
   /**
@@ -60,16 +63,45 @@ public record GuestWorkload(
    * duration in the guest and with enough loops to last it in the simulator.
    */
   public static GuestWorkload hackbench(int groups, int fds, int loops, double seconds) {
+    return hackbench(groups, fds, loops, 100, false, seconds);
+  }
+
+  /**
+   * hackbench with {@code groups} groups of {@code fds} senders and receivers, {@code loops}
+   * messages of {@code datasize} bytes each, over sockets or pipes ({@code wl.hackbench}), run
+   * again and again for the duration in the guest and with enough loops to last it in the
+   * simulator.
+   */
+  public static GuestWorkload hackbench(int groups, int fds, int loops, int datasize,
+      boolean pipe, double seconds) {
     Map<String, String> sim = new LinkedHashMap<>();
     sim.put("groups", Integer.toString(groups));
     sim.put("fds", Integer.toString(fds));
     sim.put("loops", "1000000");
-    sim.put("datasize", "100");
-    return new GuestWorkload(String.format(Locale.ROOT, "hackbench %d groups x %d fds",
-        groups, fds), "hackbench",
-        List.of(Integer.toString(groups), Integer.toString(fds), Integer.toString(loops), "100",
-            "socket"),
-        true, seconds, "wl.hackbench", sim);
+    sim.put("datasize", Integer.toString(datasize));
+    sim.put("pipe", Boolean.toString(pipe));
+    return new GuestWorkload(String.format(Locale.ROOT, "hackbench %d groups x %d fds%s",
+        groups, fds, pipe ? ", pipes" : ""), "hackbench",
+        List.of(Integer.toString(groups), Integer.toString(fds), Integer.toString(loops),
+            Integer.toString(datasize), pipe ? "pipe" : "socket"),
+        true, seconds, "wl.hackbench", sim, true);
+  }
+
+  /** The same workload without the guest's trace (the trace costs the guest CPU time). */
+  public GuestWorkload withoutTrace() {
+    return new GuestWorkload(label, program, arguments, repeat, seconds, simulatorWorkload,
+        simulatorParameters, false);
+  }
+
+  /**
+   * The same workload with {@code overrides} added to the simulator's parameters (assumptions
+   * such as {@code send_work} that the guest program has no counterpart for).
+   */
+  public GuestWorkload withSimulatorParameters(Map<String, String> overrides) {
+    Map<String, String> sim = new LinkedHashMap<>(simulatorParameters);
+    sim.putAll(overrides);
+    return new GuestWorkload(label, program, arguments, repeat, seconds, simulatorWorkload, sim,
+        trace);
   }
 
   /** The guest shell commands: snapshots around the program, which runs for the duration. */
@@ -89,16 +121,17 @@ public record GuestWorkload(
         "cat /proc/softirqs > $O/softirqs.before",
         "cat /proc/interrupts > $O/interrupts.before",
         "T=/sys/kernel/tracing",
-        "if [ -d $T/events/sched ]; then echo 2048 > $T/buffer_size_kb; echo > $T/trace;"
+        trace ? "if [ -d $T/events/sched ]; then echo 2048 > $T/buffer_size_kb; echo > $T/trace;"
             + " echo 1 > $T/events/sched/sched_switch/enable;"
-            + " echo 1 > $T/events/sched/sched_migrate_task/enable; echo 1 > $T/tracing_on; fi",
+            + " echo 1 > $T/events/sched/sched_migrate_task/enable; echo 1 > $T/tracing_on; fi"
+            : "# no trace",
         loop,
         "[ -d $T/events/sched ] && echo 0 > $T/tracing_on",
         "cat /proc/schedstat > $O/schedstat.after",
         "cat /proc/softirqs > $O/softirqs.after",
         "cat /proc/interrupts > $O/interrupts.after",
         "cat /proc/uptime > $O/uptime.after",
-        "[ -f $T/trace ] && cat $T/trace > $O/trace.txt",
+        trace ? "[ -f $T/trace ] && cat $T/trace > $O/trace.txt" : "# no trace",
         "echo \"schedlab-oracle: workload done\"");
   }
 }

@@ -1,6 +1,5 @@
 package dev.schedlab.oracle.guest;
 
-import dev.schedlab.oracle.OracleException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

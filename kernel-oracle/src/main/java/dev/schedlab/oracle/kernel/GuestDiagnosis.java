@@ -1,6 +1,6 @@
 package dev.schedlab.oracle.kernel;
 
-import dev.schedlab.oracle.OracleRow;
+import dev.schedlab.oracle.report.OracleRow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

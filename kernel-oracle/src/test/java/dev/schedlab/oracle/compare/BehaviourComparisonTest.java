@@ -2,7 +2,7 @@ package dev.schedlab.oracle.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.schedlab.oracle.OracleRow;
+import dev.schedlab.oracle.report.OracleRow;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -145,7 +145,7 @@ public final class EngineSettings {
   }
 
   /** Applies the settings to {@code builder} (nothing when none were given). */
-  SimulationConfig.Builder applyTo(SimulationConfig.Builder builder) {
+  public SimulationConfig.Builder applyTo(SimulationConfig.Builder builder) {
     if (values.isEmpty()) {
       return builder;
     }

@@ -1,15 +1,19 @@
 package dev.schedlab.cli.args;
 
 import dev.schedlab.spi.ParameterSpec;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
  * The options that describe what to simulate, shared by {@code compare}, {@code run} and {@code
- * sweep}: machine, workload, duration, seed, HZ and isolation. A picocli mixin.
+ * sweep}: machine, workload, duration, seed, HZ and isolation. A picocli mixin; serializable, since
+ * a sweep's cells carry it to wherever they run.
  */
-public final class ScenarioOptions {
+public final class ScenarioOptions implements Serializable {
+
+  private static final long serialVersionUID = 1L;
 
   /** Allowed {@code --duration}: 1 ms to 1 h of simulated time. */
   private static final ParameterSpec DURATION =
@@ -54,6 +58,15 @@ public final class ScenarioOptions {
 
   @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
   public boolean quiet;
+
+  /**
+   * The options other than the machine, the workload and their parameters, as text: two option
+   * sets with the same text and parameters describe the same runs.
+   */
+  public String canonical() {
+    return "duration=" + duration + " seed=" + seed + " hz=" + hz + " nohz_full=" + nohzFull
+        + " isolcpus=" + isolcpus;
+  }
 
   /** The simulated time in nanoseconds. */
   long durationNs() {

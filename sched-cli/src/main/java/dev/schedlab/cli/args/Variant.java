@@ -1,6 +1,7 @@
 package dev.schedlab.cli.args;
 
 import dev.schedlab.core.PolicySlots;
+import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.spi.PluginRef;
 import dev.schedlab.spi.PluginRegistry;
@@ -17,7 +18,8 @@ import java.util.regex.Pattern;
  * a profile (or a single policy plugin) and plugins added on top, as {@link PolicySlots#add}
  * adds them: an added plugin replaces one already in the variant with the same id (to change its
  * parameters) and, being an ILB selector or a NOHZ registration rule, the variant's selector or
- * rule (there is one of each); any other plugin is appended. Without {@code NAME=} the
+ * rule (there is one of each); any other plugin is appended. Two selectors or two rules named
+ * in one variant, or one plugin named twice, are refused. Without {@code NAME=} the
  * specification is the name.
  *
  * @param name the name reports use
@@ -55,6 +57,7 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
           + ": nothing after '='; expected NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]");
     }
     List<PluginRef> plugins = new ArrayList<>();
+    List<PluginRef> namedPlugins = new ArrayList<>();
     String[] parts = spec.split("\\+", -1);
     for (int i = 0; i < parts.length; i++) {
       PluginRef ref = PluginArguments.parseRef("--variant " + name, parts[i]);
@@ -67,8 +70,12 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
         }
         plugins.addAll(profile.get().profile().plugins());
       } else {
-        PolicySlots.add(plugins, ref,
-            policy(registry, text, ref.id(), i == 0).descriptor().kind(), registry);
+        PluginKind kind = policy(registry, text, ref.id(), i == 0).descriptor().kind();
+        try {
+          PolicySlots.addNamed(plugins, namedPlugins, ref, kind, registry);
+        } catch (IllegalArgumentException e) {
+          throw new BadInputException("--variant " + text + ": " + e.getMessage(), e);
+        }
       }
     }
     return new Variant(name, spec, plugins);

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 /**
  * Runs simulations, one per thread, several at once. Every configuration is built (and so
@@ -47,6 +48,16 @@ final class Runner {
   static List<RunOutcome> run(
       Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
       Record record, boolean progress) {
+    return run(cli, registry, scenario, specs, threads, record, progress, (i, outcome) -> { });
+  }
+
+  /**
+   * As above, also handing each outcome to {@code finished} with its index in {@code specs} as
+   * soon as its run ends (on the run's thread; runs end in any order).
+   */
+  static List<RunOutcome> run(
+      Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
+      Record record, boolean progress, BiConsumer<Integer, RunOutcome> finished) {
     List<SimulationConfig> configs = new ArrayList<>();
     for (RunSpec spec : specs) {
       Scenario own = spec.scenario() != null ? spec.scenario() : scenario;
@@ -63,10 +74,12 @@ final class Runner {
     try {
       List<Future<RunOutcome>> futures = new ArrayList<>();
       for (int i = 0; i < specs.size(); i++) {
+        int index = i;
         RunSpec spec = specs.get(i);
         SimulationConfig config = configs.get(i);
         futures.add(pool.submit(() -> {
           RunOutcome outcome = runOne(spec, config, record);
+          finished.accept(index, outcome);
           if (progress) {
             report(cli, done.incrementAndGet(), specs.size(), outcome, start);
           }

@@ -10,12 +10,15 @@ import dev.schedlab.cli.report.ComparisonReport;
 import dev.schedlab.cli.report.HtmlReport;
 import dev.schedlab.cli.report.Json;
 import dev.schedlab.cli.report.ReportFiles;
+import dev.schedlab.cli.report.ReportTarget;
 import dev.schedlab.cli.report.RunOutcome;
 import dev.schedlab.cli.report.TraceWriter;
 import dev.schedlab.spi.PluginRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,11 +57,12 @@ abstract class ScenarioCommand implements Callable<Integer> {
   String schedstatDir;
 
   @Option(names = "--trace", paramLabel = "FILE.json",
-      description = "write a Chrome trace-event timeline (Perfetto, chrome://tracing)")
+      description = "write a Chrome trace-event timeline (Perfetto, chrome://tracing);"
+          + " - for stdout, in place of the summary")
   String trace;
 
   @Option(names = "--html", paramLabel = "FILE.html",
-      description = "write a self-contained HTML report with SVG charts")
+      description = "write a self-contained HTML report with SVG charts; - for stdout")
   String html;
 
   ScenarioCommand(Cli cli) {
@@ -76,9 +80,26 @@ abstract class ScenarioCommand implements Callable<Integer> {
     PluginRegistry registry = cli.registry();
     Path schedstatPath = schedstatDir == null ? null
         : ReportFiles.checkDirectory("--schedstat", schedstatDir);
-    Path tracePath = trace == null ? null : ReportFiles.checkFile("--trace", trace);
-    Path htmlPath = html == null ? null : ReportFiles.checkFile("--html", html);
+    ReportTarget traceTarget = trace == null ? null : ReportFiles.checkFile("--trace", trace);
+    ReportTarget htmlTarget = html == null ? null : ReportFiles.checkFile("--html", html);
     List<Variant> parsed = parseVariants(registry);
+    Map<String, ReportTarget> schedstatTargets = new LinkedHashMap<>();
+    List<ReportTarget> targets = new ArrayList<>();
+    if (schedstatPath != null) {
+      for (Variant v : parsed) {
+        ReportTarget t = ReportFiles.checkFile("--schedstat",
+            Path.of(schedstatDir).resolve(v.name() + ".schedstat").toString());
+        schedstatTargets.put(v.name(), t);
+        targets.add(t);
+      }
+    }
+    if (traceTarget != null) {
+      targets.add(traceTarget);
+    }
+    if (htmlTarget != null) {
+      targets.add(htmlTarget);
+    }
+    ReportFiles.checkDistinct(targets, inputs());
     Scenario resolved = Scenario.resolve(registry, scenario,
         PluginArguments.keyValues("-W", scenario.workloadParameters));
 
@@ -93,16 +114,17 @@ abstract class ScenarioCommand implements Callable<Integer> {
         Runtime.getRuntime().availableProcessors(), record, progress);
     ComparisonReport report = new ComparisonReport(resolved, outcomes);
 
-    try (ReportFiles.Batch files = new ReportFiles.Batch()) {
-      if (schedstatPath != null) {
-        for (RunOutcome o : outcomes) {
+    boolean reportOnStdout;
+    try (ReportFiles.Batch files = new ReportFiles.Batch(cli.out())) {
+      for (RunOutcome o : outcomes) {
+        ReportTarget t = schedstatTargets.get(o.spec().variant().name());
+        if (t != null) {
           String text = o.result().schedstat().toProcText();
-          files.stage(schedstatPath.resolve(o.spec().variant().name() + ".schedstat"),
-              out -> out.write(text));
+          files.stage(t, out -> out.write(text));
         }
       }
-      if (tracePath != null) {
-        files.stage(tracePath, out -> TraceWriter.write(out, resolved, outcomes));
+      if (traceTarget != null) {
+        files.stage(traceTarget, out -> TraceWriter.write(out, resolved, outcomes));
         for (RunOutcome o : outcomes) {
           if (o.recording().truncatedAtNs() >= 0 && !scenario.quiet) {
             cli.err().println("schedlab: note: the trace of " + o.spec().variant().name()
@@ -111,19 +133,39 @@ abstract class ScenarioCommand implements Callable<Integer> {
           }
         }
       }
-      if (htmlPath != null) {
+      if (htmlTarget != null) {
         String page = HtmlReport.render(report);
-        files.stage(htmlPath, out -> out.write(page));
+        files.stage(htmlTarget, out -> out.write(page));
       }
       files.commit();
+      reportOnStdout = files.wroteStdout();
     }
 
+    if (reportOnStdout) {
+      // stdout carries the report the user sent there; the summary would corrupt it.
+      return 0;
+    }
     switch (format) {
       case json -> cli.out().print(Json.pretty(report.json()));
       case csv -> cli.out().print(report.csv());
       default -> cli.out().print(report.table());
     }
     return 0;
+  }
+
+  /** The values that may name files this run reads, by the option that gave them. */
+  private Map<String, String> inputs() {
+    Map<String, String> inputs = new LinkedHashMap<>();
+    for (List<String> values : List.of(scenario.machineParameters, scenario.workloadParameters)) {
+      String option = values == scenario.machineParameters ? "-M" : "-W";
+      for (String kv : values) {
+        int eq = kv.indexOf('=');
+        if (eq > 0) {
+          inputs.put(option + " " + kv, kv.substring(eq + 1));
+        }
+      }
+    }
+    return inputs;
   }
 
   private List<Variant> parseVariants(PluginRegistry registry) {

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A variant is a profile or plugin plus added plugins: an added plugin with the same id replaces
  * the profile's (new parameters), an added ILB selector or NOHZ rule replaces the profile's one,
- * anything else is appended; malformed or unknown parts are refused with the nearest id.
+ * anything else is appended; two selectors or rules named in one variant, one plugin named twice,
+ * malformed or unknown parts are refused (unknown ones with the nearest id).
  */
 final class VariantTest {
 
@@ -96,5 +97,32 @@ final class VariantTest {
   @Test
   void emptySpecification_refused() {
     assertThatThrownBy(() -> Variant.parse("a=", REGISTRY)).hasMessageContaining("nothing after");
+  }
+
+  @Test
+  void twoSelectorsNamed_refusedNamingBoth() {
+    assertThatThrownBy(() -> Variant.parse("x=fair.ilb.first-idle+fair.ilb.idle-core", REGISTRY))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage("--variant x=fair.ilb.first-idle+fair.ilb.idle-core: two ILB selectors:"
+            + " fair.ilb.first-idle and fair.ilb.idle-core; a variant has one (one added to a"
+            + " profile replaces the profile's)");
+    assertThatThrownBy(() -> Variant.parse(
+            "x=mainline-7.3+fair.ilb.idle-core+fair.ilb.first-idle", REGISTRY))
+        .hasMessageContaining("two ILB selectors");
+  }
+
+  @Test
+  void twoNohzRulesNamed_refused() {
+    assertThatThrownBy(() -> Variant.parse(
+            "x=mainline-7.3+fair.nohz.always-when-stopped+fair.nohz.transition-only", REGISTRY))
+        .hasMessageContaining("two NOHZ registration rules: fair.nohz.always-when-stopped and"
+            + " fair.nohz.transition-only");
+  }
+
+  @Test
+  void samePluginNamedTwice_refused() {
+    assertThatThrownBy(() -> Variant.parse("x=mainline-7.3+ext.smt-buddy.push:imbalance_pct=150"
+            + "+ext.smt-buddy.push:imbalance_pct=120", REGISTRY))
+        .hasMessageContaining("ext.smt-buddy.push is named twice");
   }
 }

@@ -7,10 +7,15 @@ import dev.schedlab.cli.JsonParser;
 import dev.schedlab.cli.args.PluginArguments;
 import dev.schedlab.cli.report.Metrics;
 import dev.schedlab.cli.report.TextTable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sweep} runs every variant × grid point × seed and prints one CSV row per variant, grid
@@ -46,35 +51,6 @@ final class SweepCommandTest {
       assertThat(Integer.parseInt(row.get(12)) + Integer.parseInt(row.get(13)))
           .isBetween(0, 3);
     }
-  }
-
-  @Test
-  void paired_countsSeedsWhereTheSecondVariantIsHigherOrLower() {
-    Map<String, Object> a1 = Map.of("throughput", 10.0);
-    Map<String, Object> a2 = Map.of("throughput", 20.0);
-    Map<String, Object> a3 = Map.of("throughput", 5.0);
-    Map<String, Object> b1 = Map.of("throughput", 12.0);
-    Map<String, Object> b2 = Map.of("throughput", 10.0);
-    Map<String, Object> b3 = Map.of("throughput", 5.0);
-    SweepCommand.Paired p = SweepCommand.Paired.of(
-        List.of(a1, a2, a3), List.of(b1, b2, b3), "throughput");
-    // +20 %, -50 %, 0 %: higher on one seed, lower on one, mean of the changes -10 %.
-    assertThat(p.higher()).isEqualTo(1);
-    assertThat(p.lower()).isEqualTo(1);
-    assertThat(p.meanChangePct()).isCloseTo(-10.0, org.assertj.core.api.Assertions.within(1e-9));
-    // One seed each way: as even as two untied seeds can be.
-    assertThat(p.signTestP()).isEqualTo(1.0);
-  }
-
-  @Test
-  void signTest_isTheTwoSidedBinomialTail() {
-    // 47 of 64 ahead: 2 * P(X >= 47), X ~ Binomial(64, 1/2) = 2 * 1.1e-4 (tabulated tail).
-    assertThat(new SweepCommand.Paired(0, 47, 17).signTestP())
-        .isCloseTo(2.2e-4, org.assertj.core.api.Assertions.within(0.2e-4));
-    // 8 of 8: 2 / 256.
-    assertThat(new SweepCommand.Paired(0, 8, 0).signTestP())
-        .isCloseTo(2.0 / 256, org.assertj.core.api.Assertions.within(1e-12));
-    assertThat(new SweepCommand.Paired(0, 0, 0).signTestP()).isEqualTo(1.0);
   }
 
   @Test
@@ -158,6 +134,51 @@ final class SweepCommandTest {
             + TextTable.number(Double.parseDouble(row.get(8))));
       }
     }
+  }
+
+  @Test
+  void rowsAndResume_aCutShortSweepRunsOnlyItsMissingCells_sameSummary(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("rows.csv");
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-W", "workers=2,4", "--seeds", "1..2", "--rows", file.toString()));
+    String full = Invocation.of(args).assertOk().out();
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    // One row per cell: 2 worker counts x 2 variants x 2 seeds.
+    assertThat(lines).hasSize(1 + 8);
+    assertThat(lines.get(0)).startsWith("sweep,cell,variant,seed,M.shape,workers,"
+        + "throughput_metric,throughput_unit,higher_is_better,reported,throughput,");
+    Files.write(file, lines.subList(0, 1 + 5), StandardCharsets.UTF_8);
+    args.set(args.indexOf("--rows"), "--resume");
+    String resumed = Invocation.of(args).assertOk().out();
+    assertThat(withoutEngineSpeed(resumed)).isEqualTo(withoutEngineSpeed(full));
+    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).hasSize(1 + 8);
+    // Everything there: nothing runs, and the summary is the same to the last digit.
+    assertThat(Invocation.of(args).assertOk().out()).isEqualTo(resumed);
+  }
+
+  @Test
+  void rowsAndResume_bothGiven_orParquetOnTheLocalEngine_oneLine() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--rows", "a.csv", "--resume", "a.csv"));
+    Invocation.of(args).assertBadInput("--rows and --resume");
+    args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--rows", "target/never.parquet"));
+    Invocation.of(args).assertBadInput("Parquet rows need --engine spark");
+  }
+
+  @Test
+  void engine_sparkWithoutSparkOnTheClassPath_oneLineSayingHowToGetIt() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("--engine", "spark"));
+    Invocation.of(args).assertBadInput("--engine spark", "allowed: local", "./schedlab");
+    args.set(args.size() - 1, "hadoop");
+    Invocation.of(args).assertBadInput("--engine hadoop: unknown; allowed: local");
+  }
+
+  private static String withoutEngineSpeed(String csv) {
+    return csv.lines().filter(l -> !l.contains(",sim_seconds_per_wall_second,")).toList()
+        .toString();
   }
 
   @Test

@@ -52,15 +52,18 @@ import java.util.Objects;
  *       candidates there with a sibling below them in {@code P}.
  * </ul>
  *
- * With thread {@code j} of every core at {@code base + d_j}, "some lower sibling in {@code P}" is
- * the union over thread pairs {@code i < j} of {@code (P ∩ T_i)} shifted up by {@code d_j - d_i}
- * bits ({@code T_i}: every core's thread {@code i}), a few operations per 64-CPU word. One pass
- * finds {@code r} and {@code f}, a second counts, both only up to {@code r}'s word; when {@code f}
- * is missing or above {@code r} nothing is pruned in range and the count is a plain popcount. The
- * choice and the examined count are the walk's exactly (the property tests compare both with the
- * walk for every revision). This form changes no mask, so it borrows no scratch mask; its only
- * state is a per-instance array of {@code P}'s words, each written (from {@code f}'s word up to
- * {@code r}'s) before it is read in the same call. It is not in the kernel, which tests CPUs one at a time: it is the simulator computing the
+ * With thread {@code j} of every core at {@code base + d_j}, "some lower sibling in {@code P}" is,
+ * on thread {@code j}, the set {@code R_{j-1}} shifted up by {@code d_j - d_{j-1}} bits, where
+ * {@code R_0 = P ∩ T_0} and {@code R_j = (P ∩ T_j) ∪ (R_{j-1} shifted)} ({@code T_j}: every
+ * core's thread {@code j}): a CPU's lower siblings are the thread below it and that thread's lower
+ * siblings. That is one shift per thread and 64-CPU word (7 on SMT8, where a shift per pair of
+ * threads would be 28). One pass finds {@code r} and {@code f}, a second counts, both only up to
+ * {@code r}'s word; when {@code f} is missing or above {@code r} nothing is pruned in range and
+ * the count is a plain popcount. The choice and the examined count are the walk's exactly (the
+ * property tests compare both with the walk for every revision). This form changes no mask, so it
+ * borrows no scratch mask; its only state is a per-instance array of {@code R}'s words, each
+ * written (from {@code f}'s word up to {@code r}'s) before it is read in the same call. It is not
+ * in the kernel, which tests CPUs one at a time: it is the simulator computing the
  * same answer from the state view's incrementally maintained idle masks.
  *
  * <p><b>Walk</b> (any other topology: hybrid core widths, holes in the possible CPUs, irregular
@@ -93,8 +96,8 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   private final int[] siblingCpus;
   /** Null when the walk must be used (see the class comment). */
   private final SmtThreadLayout layout;
-  /** The word-parallel form's {@code P}, by word; valid from the fallback's word on, per call. */
-  private final long[] pruners;
+  /** The word-parallel form's {@code R}, by word; valid from the fallback's word on, per call. */
+  private final long[] reach;
   private final boolean wordParallelAllowed;
   private int lastExamined;
 
@@ -136,7 +139,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       }
     }
     this.layout = wordParallel ? SmtThreadLayout.of(topology) : null;
-    this.pruners = new long[(nrCpuIds + 63) >>> 6];
+    this.reach = new long[(nrCpuIds + 63) >>> 6];
     this.wordParallelAllowed = wordParallel;
   }
 
@@ -174,7 +177,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   /** The word-parallel form of the walk (class comment); same choice, same examined count. */
   private int selectByWords(
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
-    int words = pruners.length;
+    int words = reach.length;
     int nrCpuIds = topology.nrCpuIds();
     if (nohzIdleMask.nrCpuIds() != nrCpuIds || housekeeping.nrCpuIds() != nrCpuIds) {
       throw new IllegalArgumentException(
@@ -255,10 +258,18 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     for (int w = 0; w < fallbackWord; w++) {
       examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
     }
-    long[] p = pruners;
-    int[] pairLower = layout.pairLower;
-    int[] pairShiftWords = layout.pairShiftWords;
-    int[] pairShiftBits = layout.pairShiftBits;
+    if (layout.inWordKeep != null) {
+      return examined
+          + countVisitedInWords(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker,
+              fallbackWord, fromFallback, lastWord, lastRange);
+    }
+    // reach[w]: the CPUs of word w that are in P or have a lower SMT sibling in P, built thread
+    // by thread, so each thread's share is one move of the thread below it (SMT8: 7 moves a
+    // word, not one per pair of threads).
+    long[] reach = this.reach;
+    int threads = layout.threads;
+    int[] stepShiftWords = layout.stepShiftWords;
+    int[] stepShiftBits = layout.stepShiftBits;
     long[][] threadWords = layout.threadWords;
     for (int w = fallbackWord; w <= lastWord; w++) {
       long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
@@ -268,20 +279,63 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       } else {
         prunes &= idle.word(w);
       }
-      p[w] = prunes;
       long pruned = 0;
-      for (int k = 0; k < pairLower.length; k++) {
-        int v = w - pairShiftWords[k];
-        if (v < fallbackWord) {
-          continue;
+      long here = prunes & threadWords[0][w];
+      for (int j = 1; j < threads; j++) {
+        long[] lower = threadWords[j - 1];
+        int v = w - stepShiftWords[j];
+        int bits = stepShiftBits[j];
+        long moved = 0;
+        if (v >= fallbackWord) {
+          long source = v == w ? here : reach[v];
+          moved = (source & lower[v]) << bits;
+          if (bits != 0 && v > fallbackWord) {
+            moved |= (reach[v - 1] & lower[v - 1]) >>> (64 - bits);
+          }
         }
-        long[] lower = threadWords[pairLower[k]];
-        int bits = pairShiftBits[k];
-        pruned |= (p[v] & lower[v]) << bits;
-        if (bits != 0 && v > fallbackWord) {
-          pruned |= (p[v - 1] & lower[v - 1]) >>> (64 - bits);
-        }
+        pruned |= moved;
+        here |= moved | (prunes & threadWords[j][w]);
       }
+      reach[w] = here;
+      long range = w == lastWord ? lastRange : -1L;
+      examined += Long.bitCount(candidates & ~pruned & range);
+    }
+    return examined;
+  }
+
+  /**
+   * {@link #countVisited} from the fallback's word on, for a layout whose cores are runs of
+   * consecutive CPUs aligned within words ({@link SmtThreadLayout#inWordKeep}): "a lower sibling
+   * in {@code P}" is then a prefix OR inside each run of bits, log2(threads) masked shifts of
+   * the word itself, with nothing carried between words.
+   */
+  private int countVisitedInWords(
+      CpuMask nohzIdleMask,
+      CpuMask housekeeping,
+      CpuMask idle,
+      CpuMask idleCore,
+      int kickerWord,
+      long notKicker,
+      int fallbackWord,
+      long fromFallback,
+      int lastWord,
+      long lastRange) {
+    boolean prunesBusy = pruning.prunesBusyCpuSiblings();
+    long[] keep = layout.inWordKeep;
+    int examined = 0;
+    for (int w = fallbackWord; w <= lastWord; w++) {
+      long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
+      long prunes = (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
+      if (prunesBusy) {
+        prunes &= w == fallbackWord ? fromFallback : -1L;
+      } else {
+        prunes &= idle.word(w);
+      }
+      long atOrBelow = prunes;
+      for (int k = 0, shift = 1; k < keep.length; k++, shift <<= 1) {
+        atOrBelow |= (atOrBelow << shift) & keep[k];
+      }
+      long pruned = (atOrBelow << 1) & keep[0];
       long range = w == lastWord ? lastRange : -1L;
       examined += Long.bitCount(candidates & ~pruned & range);
     }

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * offsets[0] < offsets[1] < ...} are the same for every core. Both numberings of real machines
  * have this form: split ({@code n} and {@code n + N/2}, Vera and x86) and adjacent ({@code 2k} and
  * {@code 2k+1}). With it, "the SMT siblings above CPU {@code s}" is a shift of {@code s}'s bit by
- * {@code offsets[j] - offsets[i]}, so a whole word of CPUs can be moved onto their siblings at once.
+ * {@code offsets[j] - offsets[i]}, so a whole word of CPUs can be moved onto their siblings at once;
+ * chaining the moves from each thread to the next reaches every higher sibling.
  *
  * <p>{@link #of} returns null for anything else: hybrid machines (cores of different widths), an
  * impossible CPU below {@code nr_cpu_ids}, imports with irregular sibling sets. Offline CPUs do not
@@ -25,29 +26,58 @@ final class SmtThreadLayout {
   final int[] offsets;
   /** {@code threadWords[j]}: the words of the mask of every core's thread {@code j}. */
   final long[][] threadWords;
-  /** For each pair {@code i < j}: {@code i}, and the shift {@code offsets[j] - offsets[i]}. */
-  final int[] pairLower;
-  final int[] pairShiftWords;
-  final int[] pairShiftBits;
+  /**
+   * For each thread {@code j >= 1}: the distance {@code offsets[j] - offsets[j - 1]} from the
+   * thread below it, in whole words and remaining bits (index 0 unused). Moving a mask of thread
+   * {@code j - 1}'s CPUs up by it lands each CPU on its next-higher sibling.
+   */
+  final int[] stepShiftWords;
+  final int[] stepShiftBits;
+  /**
+   * For adjacent numbering with a power-of-two width of at most 64 (every core a run of
+   * consecutive CPUs that never straddles a word): {@code inWordKeep[k]} has the bits whose
+   * thread index is at least {@code 2^k}, for {@code 2^k < threads}, so that shifting a word by
+   * {@code 2^k} and keeping those bits moves CPUs only within their own core. Null otherwise.
+   */
+  final long[] inWordKeep;
 
   private SmtThreadLayout(int[] offsets, long[][] threadWords) {
     this.threads = offsets.length;
     this.offsets = offsets;
     this.threadWords = threadWords;
-    int pairs = threads * (threads - 1) / 2;
-    this.pairLower = new int[pairs];
-    this.pairShiftWords = new int[pairs];
-    this.pairShiftBits = new int[pairs];
-    int p = 0;
+    this.stepShiftWords = new int[threads];
+    this.stepShiftBits = new int[threads];
     for (int j = 1; j < threads; j++) {
-      for (int i = 0; i < j; i++) {
-        int shift = offsets[j] - offsets[i];
-        pairLower[p] = i;
-        pairShiftWords[p] = shift >>> 6;
-        pairShiftBits[p] = shift & 63;
-        p++;
+      int shift = offsets[j] - offsets[j - 1];
+      stepShiftWords[j] = shift >>> 6;
+      stepShiftBits[j] = shift & 63;
+    }
+    this.inWordKeep = inWordKeep(offsets);
+  }
+
+  private static long[] inWordKeep(int[] offsets) {
+    int threads = offsets.length;
+    if (threads < 2 || threads > 64 || Integer.bitCount(threads) != 1) {
+      return null;
+    }
+    for (int j = 0; j < threads; j++) {
+      if (offsets[j] != j) {
+        return null;
       }
     }
+    // Cores start at multiples of the width (the lowest CPU of each core is the lowest not yet
+    // covered, and every core has the same width), so no core straddles a word.
+    int levels = Integer.numberOfTrailingZeros(threads);
+    long[] keep = new long[levels];
+    for (int k = 0; k < levels; k++) {
+      int shift = 1 << k;
+      for (int bit = 0; bit < 64; bit++) {
+        if ((bit & (threads - 1)) >= shift) {
+          keep[k] |= 1L << bit;
+        }
+      }
+    }
+    return keep;
   }
 
   /** The layout of {@code topology}, or null when its SMT threads are not at constant offsets. */

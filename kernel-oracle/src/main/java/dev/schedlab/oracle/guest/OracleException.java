@@ -1,4 +1,4 @@
-package dev.schedlab.oracle;
+package dev.schedlab.oracle.guest;
 
 /**
  * A run of the oracle that cannot go on for a reason the user can act on: bad input (a shape QEMU

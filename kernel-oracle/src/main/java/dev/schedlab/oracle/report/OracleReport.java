@@ -1,4 +1,4 @@
-package dev.schedlab.oracle;
+package dev.schedlab.oracle.report;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,0 +1,87 @@
+package dev.schedlab.oracle.guest;
+
+import dev.schedlab.spi.Parameters;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A simulator workload ({@code wl.*} with its {@code -W} parameters) as the guest program that
+ * runs the same team, for {@code schedlab kernel}: {@code wl.gemm} is {@code gemm_team},
+ * {@code wl.hackbench} is {@code hackbench}. Parameters the guest program has no counterpart for
+ * are refused in one line when they would change what runs (affinity, pinned placement, a wake
+ * tree), and passed to the simulator alone when they are its assumptions ({@code send_work}).
+ */
+public final class WorkloadMapping {
+
+  /** The workloads a guest program exists for. */
+  public static final List<String> SUPPORTED = List.of("wl.gemm", "wl.hackbench");
+
+  private WorkloadMapping() {}
+
+  /**
+   * The guest workload for simulator workload {@code id}.
+   *
+   * @param id the {@code wl.*} id
+   * @param resolved its parameters with defaults, already checked against its descriptor
+   * @param overrides the parameters the user gave
+   * @param seconds how long it runs in the guest and in the simulator
+   * @param shape the guest's machine
+   * @throws IllegalArgumentException for a workload or parameter the guest cannot run
+   */
+  public static GuestWorkload of(String id, Parameters resolved, Map<String, String> overrides,
+      double seconds, GuestShape shape) {
+    if (overrides.containsKey("affinity") && !resolved.getString("affinity").isEmpty()) {
+      throw new IllegalArgumentException(id + " -W affinity: the guest program runs on every"
+          + " CPU; leave affinity unset");
+    }
+    return switch (id) {
+      case "wl.gemm" -> gemm(resolved, overrides, seconds, shape);
+      case "wl.hackbench" -> hackbench(resolved, overrides, seconds);
+      default -> throw new IllegalArgumentException("no guest program for " + id + "; allowed: "
+          + String.join(", ", SUPPORTED));
+    };
+  }
+
+  private static GuestWorkload gemm(Parameters p, Map<String, String> overrides, double seconds,
+      GuestShape shape) {
+    refuse(!p.getString("placement").equals("confined"), "wl.gemm -W placement="
+        + p.getString("placement") + ": gemm_team's threads may run anywhere (confined)");
+    refuse(p.getInt("wake_fanout") != 0, "wl.gemm -W wake_fanout=" + p.getInt("wake_fanout")
+        + ": gemm_team's last arriver wakes every sleeper (wake_fanout=0)");
+    int threads = p.getInt("threads") == 0 ? shape.cpus() / shape.threads() : p.getInt("threads");
+    // gemm_team checks the clock between chunks: a chunk longer than the run (a pure spinner)
+    // would keep the guest past the duration, so it is cut to the run.
+    long chunkUs = Math.max(1, Math.min(p.getLong("chunk") / 1_000, (long) (seconds * 1e6)));
+    long spinUs = p.getLong("spin") / 1_000;
+    return GuestWorkload.gemm(threads, chunkUs, spinUs, seconds, shape.cpus())
+        .withSimulatorParameters(passThrough(overrides, "threads", "chunk", "spin", "affinity",
+            "placement", "wake_fanout"));
+  }
+
+  private static GuestWorkload hackbench(Parameters p, Map<String, String> overrides,
+      double seconds) {
+    refuse(!p.getBoolean("start_pipe"), "wl.hackbench -W start_pipe=false: the guest's"
+        + " hackbench starts its tasks together, as hackbench does");
+    GuestWorkload w = GuestWorkload.hackbench(p.getInt("groups"), p.getInt("fds"),
+        p.getInt("loops"), p.getInt("datasize"), p.getBoolean("pipe"), seconds);
+    return w.withSimulatorParameters(passThrough(overrides, "groups", "fds", "loops", "datasize",
+        "pipe", "affinity", "start_pipe"));
+  }
+
+  /** The overrides that only the simulator sees (its assumptions), without {@code mapped}. */
+  private static Map<String, String> passThrough(Map<String, String> overrides,
+      String... mapped) {
+    Map<String, String> out = new LinkedHashMap<>(overrides);
+    for (String key : mapped) {
+      out.remove(key);
+    }
+    return out;
+  }
+
+  private static void refuse(boolean condition, String message) {
+    if (condition) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.schedlab.oracle.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.schedlab.spi.Parameters;
+import dev.schedlab.workloads.GemmWorkloadProvider;
+import dev.schedlab.workloads.HackbenchWorkloadProvider;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code wl.gemm} and {@code wl.hackbench} with their {@code -W} parameters become the guest
+ * programs with the same team; what the programs cannot follow is refused.
+ */
+final class WorkloadMappingTest {
+
+  private static final GuestShape SHAPE = GuestShape.parse("2s1d4c2t");
+
+  private static GuestWorkload gemm(Map<String, String> overrides) {
+    Parameters p = new GemmWorkloadProvider().descriptor().resolve(overrides);
+    return WorkloadMapping.of("wl.gemm", p, overrides, 10, SHAPE);
+  }
+
+  @Test
+  void gemm_chunkAndSpinInMicroseconds_threadsDefaultToCores() {
+    GuestWorkload w = gemm(Map.of("chunk", "2ms", "spin", "50us"));
+    assertThat(w.arguments()).containsExactly("8", "2000", "50", "10.000");
+    assertThat(w.simulatorParameters()).containsEntry("chunk", "2000us")
+        .containsEntry("affinity", "0-15");
+  }
+
+  @Test
+  void gemm_chunkLongerThanTheRun_cutToTheRun() {
+    assertThat(gemm(Map.of("chunk", "10s", "spin", "0")).arguments())
+        .containsExactly("8", "10000000", "0", "10.000");
+    Parameters p = new GemmWorkloadProvider().descriptor().resolve(Map.of("chunk", "10s"));
+    assertThat(WorkloadMapping.of("wl.gemm", p, Map.of("chunk", "10s"), 2, SHAPE).arguments())
+        .startsWith("8", "2000000");
+  }
+
+  @Test
+  void gemm_pinnedPlacement_refused() {
+    assertThatThrownBy(() -> gemm(Map.of("placement", "pinned")))
+        .hasMessageContaining("placement=pinned");
+  }
+
+  @Test
+  void hackbench_withoutStartPipe_refused() {
+    Map<String, String> overrides = Map.of("start_pipe", "false");
+    Parameters p = new HackbenchWorkloadProvider().descriptor().resolve(overrides);
+    assertThatThrownBy(() -> WorkloadMapping.of("wl.hackbench", p, overrides, 10, SHAPE))
+        .hasMessageContaining("start_pipe=false");
+  }
+}

@@ -1,0 +1,13 @@
+package dev.schedlab.cli.sweep;
+
+import java.io.PrintStream;
+
+/**
+ * Where a sweep engine reports and how far it may spread.
+ *
+ * @param err progress and notes
+ * @param interactive whether {@code err} is a terminal someone watches
+ * @param quiet whether progress was turned off ({@code --quiet})
+ * @param threads {@code --threads}, or null for the engine's default
+ */
+public record SweepContext(PrintStream err, boolean interactive, boolean quiet, Integer threads) {}
