@@ -2,7 +2,9 @@ package dev.schedlab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.core.balance.BalancerOptions;
 import dev.schedlab.core.balance.LbField;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.Log2Histogram;
 import dev.schedlab.core.stats.SimulationResult;
@@ -35,7 +37,8 @@ final class VeraGemmCountersIT {
   static void run() {
     HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
     result = Scenarios.run(vera, "wl.gemm", Map.of(), Scenarios.profile("mainline-7.1"),
-        1_000 * MS, 1, SimulationListener.NONE);
+        1_000 * MS, 1, SimulationListener.NONE, BalancerOptions.defaults(),
+        EngineOptions.defaults());
   }
 
   private static double perSecond(long count) {

@@ -30,13 +30,15 @@ import java.util.Map;
  * it), one {@link TaskControl#spin} step ended by the releasing wake.
  *
  * <p>Where the time goes: each k-step's last thread to arrive is the one its panel waited for,
- * so a panel's critical path is the chain of those threads (and a call's, the chain of the panel
- * that finishes last). The lost work ({@link TaskControl#lostWork}) each of them suffered during
- * its k-step is summed over every panel and k-step, by cause, and reported as a share of the
- * panels' k-step time ({@code critical_lost_<cause>_pct}), which needs no completed call (one
- * call of the thread's 16384³ problem takes about 1.5 s). A thread that arrives last without any
- * loss (a slower CPU) adds nothing: the share is what interference cost the critical path, not
- * why it is critical. The panel waiting at the call end for the last panel is not counted.
+ * so a panel's critical path is the chain of those threads, and a call's is the chain of the
+ * panel that finishes last. The lost work ({@link TaskControl#lostWork}) each of them suffered
+ * during its k-step is summed along the chain, by cause, and reported as a share of the
+ * completed calls' time ({@code critical_lost_<cause>_pct}). A run shorter than one call (one
+ * call of the thread's 16384³ problem takes about 1.5 s) reports the same over every panel's
+ * k-steps instead ({@code critical_path_by_calls} 0), which dilutes a loss that only some panels
+ * suffer; {@code panel_lost_pct} is that figure for every run. A thread that arrives last without
+ * any loss (a slower CPU) adds nothing: the share is what interference cost the critical path,
+ * not why it is critical.
  */
 final class OpenBlasGemm {
 
@@ -85,6 +87,10 @@ final class OpenBlasGemm {
   private final double[] criticalLost = new double[LostWork.COUNT];
   /** The panels' critical-path time: each released k-step's length, summed over the panels. */
   private long criticalNs;
+  /** Per N panel: its critical path's lost work in the current call, by cause. */
+  private final double[][] groupChainLost;
+  /** The completed calls' critical paths (each call's last panel's chain): lost work by cause. */
+  private final double[] callCriticalLost = new double[LostWork.COUNT];
   /** Scratch for a thread's lost work at a k-step's end. */
   private final double[] lostNow = new double[LostWork.COUNT];
 
@@ -127,6 +133,7 @@ final class OpenBlasGemm {
     this.groupWaiters = new int[nthreadsN][nthreadsM];
     this.groupStep = new int[nthreadsN];
     this.groupStepStartNs = new long[nthreadsN];
+    this.groupChainLost = new double[nthreadsN][LostWork.COUNT];
     this.callSpinners = new int[threads];
     this.callSleepers = new int[threads];
   }
@@ -170,14 +177,27 @@ final class OpenBlasGemm {
     extra.put("call_mean_ms", call == 0 ? 0 : callNsSum / 1e6 / call);
     extra.put("group_syncs", (double) groupSyncs);
     extra.put("call_end_sleeps", (double) callSleeps);
+    // Over the completed calls when there are any (each call waited for its last panel's
+    // chain); in a run shorter than one call, over every panel's k-steps.
+    boolean byCalls = call > 0;
     double total = 0;
     for (LostWork cause : LostWork.ALL) {
-      double lost = criticalLost[cause.ordinal()];
+      double lost = byCalls ? callCriticalLost[cause.ordinal()] : criticalLost[cause.ordinal()];
       total += lost;
-      extra.put("critical_lost_" + cause.key() + "_pct", percentOfCriticalPath(lost));
+      extra.put("critical_lost_" + cause.key() + "_pct", percent(lost, byCalls));
     }
-    extra.put("critical_lost_pct", percentOfCriticalPath(total));
-    extra.put("critical_path_ms", criticalNs / 1e6);
+    extra.put("critical_lost_pct", percent(total, byCalls));
+    extra.put("critical_path_by_calls", byCalls ? 1.0 : 0.0);
+    extra.put("critical_path_ms", (byCalls ? callNsSum : criticalNs) / 1e6);
+    double panels = 0;
+    for (double lost : criticalLost) {
+      panels += lost;
+    }
+    extra.put("panel_lost_pct", percent(panels, false));
+  }
+
+  private double percent(double lostNs, boolean byCalls) {
+    return byCalls ? 100.0 * lostNs / callNsSum : percentOfCriticalPath(lostNs);
   }
 
   /** {@code lostNs} as a percentage of the panels' critical-path time. */
@@ -205,7 +225,14 @@ final class OpenBlasGemm {
     }
   }
 
-  private void callRelease(TaskControl control) {
+  private void callRelease(TaskControl control, int lastGroup) {
+    double[] chain = groupChainLost[lastGroup];
+    for (int c = 0; c < LostWork.COUNT; c++) {
+      callCriticalLost[c] += chain[c];
+    }
+    for (double[] g : groupChainLost) {
+      Arrays.fill(g, 0);
+    }
     callArrived = 0;
     call++;
     long now = control.nowNs();
@@ -305,8 +332,11 @@ final class OpenBlasGemm {
       if (++groupArrived[group] == nthreadsM) {
         // The panel waited for this thread: its k-step's lost work is the panel's.
         control.lostWork(lostNow);
+        double[] chain = groupChainLost[group];
         for (int c = 0; c < LostWork.COUNT; c++) {
-          criticalLost[c] += lostNow[c] - lostAtStepStart[c];
+          double lost = lostNow[c] - lostAtStepStart[c];
+          criticalLost[c] += lost;
+          chain[c] += lost;
         }
         long now = control.nowNs();
         criticalNs += now - groupStepStartNs[group];
@@ -327,7 +357,7 @@ final class OpenBlasGemm {
       }
       waitingForCall = call;
       if (++callArrived == threads) {
-        callRelease(control);
+        callRelease(control, group);
         startCall(control);
         return;
       }

@@ -213,17 +213,21 @@ final class GemmWorkloadProviderTest {
     machine.setSpeed(1, 0.5);
     machine.runUntil(1 * MS);
 
-    // Panel 0's k-steps wait for thread 1: 125 us each, of which it lost 62.5 us; panel 1's
-    // last threads lose nothing in their 62.5 us k-steps (their call-end wait is not counted).
+    // Panel 0's k-steps wait for thread 1: 125 us each, of which it lost 62.5 us, and each call
+    // waits for panel 0; panel 1's last threads lose nothing in their 62.5 us k-steps.
     WorkloadResult result = workload.result(1 * MS);
     double calls = result.extra().get("calls");
     assertThat(calls).isEqualTo(2.0);
+    assertThat(result.extra().get("critical_path_by_calls")).isEqualTo(1.0);
     double steps = 4 * calls;
     double lost = steps * 62_500;
-    double criticalTime = steps * 125_000 + steps * 62_500;
-    assertThat(result.extra().get("critical_path_ms")).isCloseTo(criticalTime / 1e6, within(1e-3));
+    double callTime = steps * 125_000;
+    assertThat(result.extra().get("critical_path_ms")).isCloseTo(callTime / 1e6, within(1e-3));
     assertThat(result.extra().get("critical_lost_sibling_task_pct"))
-        .isCloseTo(100 * lost / criticalTime, within(0.5));
+        .isCloseTo(100 * lost / callTime, within(0.5));
+    // Over every panel's k-steps the same loss is diluted by panel 1's.
+    assertThat(result.extra().get("panel_lost_pct"))
+        .isCloseTo(100 * lost / (callTime + steps * 62_500), within(0.5));
     assertThat(result.extra().get("critical_lost_sibling_ilb_pct")).isZero();
     assertThat(result.extra().get("critical_lost_pct"))
         .isEqualTo(result.extra().get("critical_lost_sibling_task_pct"));

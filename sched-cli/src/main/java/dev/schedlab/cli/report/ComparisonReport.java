@@ -162,7 +162,7 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
       return "";
     }
     TextTable table = new TextTable(1);
-    table.row(header("critical path: lost work (% of call time)"));
+    table.row(header("critical path: lost work (% of its time)"));
     for (LostWork cause : LostWork.ALL) {
       table.row(values(cause.description(), Metrics.criticalLostKey(cause)));
     }
