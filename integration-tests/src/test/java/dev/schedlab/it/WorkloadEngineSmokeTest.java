@@ -21,6 +21,7 @@ import dev.schedlab.workloads.InferenceWorkloadProvider;
 import dev.schedlab.workloads.RtAppWorkloadProvider;
 import dev.schedlab.workloads.SchbenchWorkloadProvider;
 import dev.schedlab.workloads.StreamWorkloadProvider;
+import dev.schedlab.workloads.trace.TraceWorkloadProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,6 +119,41 @@ final class WorkloadEngineSmokeTest {
 
     assertThat(result.extra().get("timer_periods")).isGreaterThan(70.0);
     assertThat(result.value()).isGreaterThan(0.0);
+  }
+
+  @Test
+  void trace_forkWakeAndTimerSleep_replaysToTheEnd() throws IOException {
+    Path file = directory.resolve("trace.txt");
+    Files.writeString(file, """
+          sh-10 [000] d..2. 1.000000: sched_process_fork: comm=sh pid=10 child_comm=sh child_pid=11
+          sh-10 [000] d..2. 1.000001: sched_wakeup_new: comm=sh pid=11 prio=120 target_cpu=001
+          <idle>-0 [001] d..2. 1.000010: sched_switch: prev_comm=swapper/1 prev_pid=0 \
+        prev_prio=120 prev_state=R ==> next_comm=sh next_pid=11 next_prio=120
+          sh-11 [001] d..2. 1.002000: sched_switch: prev_comm=sh prev_pid=11 prev_prio=120 \
+        prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+          sh-10 [000] d..3. 1.003000: sched_waking: comm=sh pid=11 prio=120 target_cpu=001
+          sh-10 [000] d..2. 1.003100: sched_switch: prev_comm=sh prev_pid=10 prev_prio=120 \
+        prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0 [001] d..2. 1.003200: sched_switch: prev_comm=swapper/1 prev_pid=0 \
+        prev_prio=120 prev_state=R ==> next_comm=sh next_pid=11 next_prio=120
+          sh-11 [001] ..... 1.004000: sched_process_exit: comm=sh pid=11 prio=120
+          sh-11 [001] d..2. 1.004100: sched_switch: prev_comm=sh prev_pid=11 prev_prio=120 \
+        prev_state=Z ==> next_comm=swapper/1 next_pid=0 next_prio=120
+          <idle>-0 [000] d.h2. 1.006000: sched_waking: comm=sh pid=10 prio=120 target_cpu=000
+          <idle>-0 [000] d..2. 1.006010: sched_switch: prev_comm=swapper/0 prev_pid=0 \
+        prev_prio=120 prev_state=R ==> next_comm=sh next_pid=10 next_prio=120
+          sh-10 [000] d..2. 1.007000: sched_switch: prev_comm=sh prev_pid=10 prev_prio=120 \
+        prev_state=R ==> next_comm=swapper/0 next_pid=0 next_prio=120
+        """);
+    WorkloadResult result =
+        run(new TraceWorkloadProvider(), Map.of("file", file.toString()), 50 * MS);
+
+    // sh-10: 3 ms of work, the wake, 0.1 ms, a 2.9 ms timer sleep, 0.99 ms; the child's last
+    // 0.9 ms of work waits for the wake. 6.99 ms and a few µs of engine latencies.
+    assertThat(result.metric()).isEqualTo("time");
+    assertThat(result.extra()).containsEntry("completed", 1.0).containsEntry("edges", 1.0)
+        .containsEntry("edge_wakes", 1.0).containsEntry("forks", 1.0);
+    assertThat(result.value()).isBetween(6.99e-3, 7.1e-3);
   }
 
   private static WorkloadResult run(

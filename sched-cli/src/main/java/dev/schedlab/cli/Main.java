@@ -5,9 +5,11 @@ import dev.schedlab.cli.command.CompareCommand;
 import dev.schedlab.cli.command.ExplainIlbCommand;
 import dev.schedlab.cli.command.KernelCommand;
 import dev.schedlab.cli.command.ListCommand;
+import dev.schedlab.cli.command.RerunCommand;
 import dev.schedlab.cli.command.RunCommand;
 import dev.schedlab.cli.command.SweepCommand;
 import dev.schedlab.cli.command.TopologyCommand;
+import dev.schedlab.cli.command.TraceCommand;
 import dev.schedlab.spi.PluginRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -83,6 +85,7 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new SchedlabCommand(cli));
     commandLine.addSubcommand("compare", new CompareCommand(cli));
     commandLine.addSubcommand("run", new RunCommand(cli));
+    commandLine.addSubcommand("rerun", new RerunCommand(cli));
     commandLine.addSubcommand("sweep", new SweepCommand(cli));
     commandLine.addSubcommand("machines", new ListCommand.Machines(cli));
     commandLine.addSubcommand("policies", new ListCommand.Policies(cli));
@@ -91,6 +94,8 @@ public final class Main {
     commandLine.addSubcommand("topology", new TopologyCommand(cli));
     commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
     commandLine.addSubcommand("kernel", new KernelCommand(cli));
+    commandLine.addSubcommand("trace", TraceCommand.commandLine(cli));
+    commandLine.addSubcommand("completion", new Completion());
     // Setters apply to the subcommands added so far, so they come last.
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));
@@ -112,11 +117,32 @@ public final class Main {
       message = PluginRegistry.unknownMessage("command", unmatched.getUnmatched().get(0), commands);
     } else {
       String command = e.getCommandLine().getCommandName();
+      if (e instanceof UnmatchedArgumentException unmatched) {
+        message = suggest(unmatched, message);
+      }
       if (e.getCommandLine().getParent() != null) {
         message = command + ": " + message;
       }
     }
     return error(cli, message, EXIT_BAD_INPUT);
+  }
+
+  /** An unknown option's message with the nearest option of the command: did you mean it? */
+  private static String suggest(UnmatchedArgumentException unmatched, String message) {
+    List<String> given = unmatched.getUnmatched();
+    if (given.isEmpty() || !given.get(0).startsWith("-")) {
+      return message;
+    }
+    String option = given.get(0).contains("=")
+        ? given.get(0).substring(0, given.get(0).indexOf('=')) : given.get(0);
+    List<String> names = new ArrayList<>();
+    for (CommandLine.Model.OptionSpec spec : unmatched.getCommandLine().getCommandSpec()
+        .options()) {
+      names.addAll(List.of(spec.names()));
+    }
+    String nearest = PluginRegistry.nearest(option, names);
+    return nearest == null ? message : "unknown option '" + option + "'; did you mean '" + nearest
+        + "'? (" + unmatched.getCommandLine().getCommandName() + " --help lists them)";
   }
 
   private static int failure(Cli cli, Exception e) {

@@ -53,6 +53,17 @@ public record Invocation(int exitCode, String out, String err) {
     return this;
   }
 
+  /**
+   * Asserts success with report files: exit code 0 and one line on stderr, {@code schedlab:
+   * wrote ...}, naming each of {@code files}.
+   */
+  public Invocation assertOkWrote(String... files) {
+    assertThat(exitCode).as("exit code; stderr: %s", err).isZero();
+    assertThat(errLines()).as("stderr").hasSize(1);
+    assertThat(err).startsWith("schedlab: wrote ").contains(files);
+    return this;
+  }
+
   /** The lines of stderr. */
   public List<String> errLines() {
     return err.lines().toList();

@@ -244,6 +244,11 @@ public record ParameterSpec(
         throw invalid(value);
       }
       double number = Double.parseDouble(m.group(1));
+      if (m.group(2) == null && number != 0) {
+        // 500 could be meant as us or ms as easily as ns: a unit is required (0 needs none).
+        throw new IllegalArgumentException(name + "=" + value + " has no unit: write it with"
+            + " ns, us, ms or s, e.g. " + name + "=" + value + "us; allowed " + allowed());
+      }
       String unit = m.group(2) == null ? "ns" : m.group(2);
       double scale;
       switch (unit) {

@@ -12,15 +12,15 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The eight workloads are found through {@link ServiceLoader}, describe themselves with a source
- * and described parameters, and every one but rt-app (which needs a file) starts with its defaults
- * on a small SMT machine and reports a metric.
+ * The nine workloads are found through {@link ServiceLoader}, describe themselves with a source
+ * and described parameters, and every one but rt-app and the trace replay (which need a file)
+ * starts with its defaults on a small SMT machine and reports a metric.
  */
 final class WorkloadProvidersTest {
 
   private static final List<String> IDS = List.of(
       "wl.build", "wl.gemm", "wl.hackbench", "wl.inference", "wl.rtapp", "wl.schbench",
-      "wl.stream", "wl.tbench");
+      "wl.stream", "wl.tbench", "wl.trace");
 
   @Test
   void serviceLoader_classPath_findsEveryWorkload() {
@@ -48,9 +48,10 @@ final class WorkloadProvidersTest {
   }
 
   @Test
-  void defaults_everyWorkloadButRtApp_startsAndReports() {
+  void defaults_everyWorkloadButRtAppAndTrace_startsAndReports() {
     for (WorkloadProvider provider : ServiceLoader.load(WorkloadProvider.class)) {
-      if (!provider.id().startsWith("wl.") || provider.id().equals("wl.rtapp")) {
+      if (!provider.id().startsWith("wl.") || provider.id().equals("wl.rtapp")
+          || provider.id().equals("wl.trace")) {
         continue;
       }
       IdealMachine machine = IdealMachine.shape("1n2l4c2t");

@@ -30,6 +30,10 @@ import java.util.TreeSet;
  */
 public final class LscpuImporter {
 
+  /** A line of plain {@code lscpu}'s summary, {@code Architecture: x86_64}. */
+  private static final java.util.regex.Pattern PLAIN_LSCPU =
+      java.util.regex.Pattern.compile("(?m)^\\s*(Architecture|CPU\\(s\\)|Model name):");
+
   private LscpuImporter() {}
 
   /** Reads {@code lscpu -p} or {@code lscpu -e} output from {@code file}. */
@@ -58,6 +62,11 @@ public final class LscpuImporter {
     }
 
     ImportedTopology parse(String text) {
+      if (PLAIN_LSCPU.matcher(text).find()) {
+        // Plain lscpu is a summary: it has no row per CPU to say which core and node it is on.
+        throw fail("this is plain lscpu output (Architecture:, CPU(s): ...), a summary without"
+            + " the CPU-to-core map; give the output of lscpu -p or lscpu -e");
+      }
       String[] lines = text.split("\\R");
       List<String[]> rows = new ArrayList<>();
       List<Integer> lineNumbers = new ArrayList<>();

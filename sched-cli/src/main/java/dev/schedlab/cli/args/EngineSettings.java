@@ -154,11 +154,6 @@ public final class EngineSettings {
     return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
   }
 
-  /** The keys and values given with {@code -E}, as typed order, for the report's header. */
-  public Map<String, Object> given() {
-    return java.util.Collections.unmodifiableMap(values);
-  }
-
   /** The engine options in force: the defaults with these settings applied. */
   public EngineOptions engineOptions() {
     Options options = new Options();
@@ -169,6 +164,48 @@ public final class EngineSettings {
   /** Whether the run uses the post-7.1 mainline rules ({@code -E mainline_deltas}, default on). */
   public boolean mainlineDeltas() {
     return !Boolean.FALSE.equals(values.get("mainline_deltas"));
+  }
+
+  /**
+   * Every setting as {@code -E} would take it, the given value or the default, in the order
+   * {@code schedlab engine} lists them: durations in their largest whole unit ({@code 5us}).
+   */
+  public Map<String, String> text() {
+    Map<String, String> text = new LinkedHashMap<>();
+    SETTINGS.forEach((key, setting) -> text.put(key,
+        format(setting.spec(), values.getOrDefault(key, setting.spec().parse(
+            setting.spec().defaultValue())))));
+    return text;
+  }
+
+  /** The settings whose value differs from the default, as {@link #text()} writes them. */
+  public Map<String, String> nonDefault() {
+    Map<String, String> changed = new LinkedHashMap<>();
+    values.forEach((key, value) -> {
+      ParameterSpec spec = SETTINGS.get(key).spec();
+      if (!value.equals(spec.parse(spec.defaultValue()))) {
+        changed.put(key, format(spec, value));
+      }
+    });
+    return changed;
+  }
+
+  /** The settings as given, in order, as {@link #text()} writes them: what {@code -E} took. */
+  public Map<String, String> given() {
+    Map<String, String> given = new LinkedHashMap<>();
+    values.forEach((key, value) -> given.put(key, format(SETTINGS.get(key).spec(), value)));
+    return given;
+  }
+
+  /** The default of {@code key} as {@link #text()} writes it. */
+  public static String defaultText(String key) {
+    ParameterSpec spec = SETTINGS.get(key).spec();
+    return format(spec, spec.parse(spec.defaultValue()));
+  }
+
+  private static String format(ParameterSpec spec, Object value) {
+    return value instanceof Long ns && spec.type() == dev.schedlab.spi.ParameterType.DURATION
+        ? ParameterSpec.formatDurationNs(ns) : String.valueOf(value);
   }
 
   /** The given settings as parsed values, e.g. {@code -E {ilb_visit_cost=1000}} (ns). */

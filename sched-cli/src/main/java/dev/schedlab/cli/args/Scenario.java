@@ -4,9 +4,12 @@ import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.hw.Machine;
 import dev.schedlab.spi.HardwareModel;
+import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.topology.Topology;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -22,6 +25,11 @@ import java.util.Map;
  * @param seed the master seed
  * @param hz tick rate
  * @param engineSettings {@code -E} values
+ * @param machineOverrides {@code -M} values
+ * @param machineParameters every machine parameter as resolved (defaults included), in order
+ * @param workloadParameters every workload parameter as resolved (defaults included), in order
+ * @param nohzFull the {@code --nohz-full} list, or null
+ * @param isolcpus the {@code --isolcpus} value, or null
  */
 public record Scenario(
     String machineId,
@@ -31,10 +39,19 @@ public record Scenario(
     long durationNs,
     long seed,
     int hz,
-    EngineSettings engineSettings) {
+    EngineSettings engineSettings,
+    Map<String, String> machineOverrides,
+    Map<String, String> machineParameters,
+    Map<String, String> workloadParameters,
+    String nohzFull,
+    String isolcpus) {
 
   public Scenario {
-    workloadOverrides = Map.copyOf(workloadOverrides);
+    // Insertion order kept: reports list the -W values as they were given.
+    workloadOverrides = Collections.unmodifiableMap(new LinkedHashMap<>(workloadOverrides));
+    machineOverrides = Collections.unmodifiableMap(new LinkedHashMap<>(machineOverrides));
+    machineParameters = Collections.unmodifiableMap(new LinkedHashMap<>(machineParameters));
+    workloadParameters = Collections.unmodifiableMap(new LinkedHashMap<>(workloadParameters));
   }
 
   /**
@@ -58,6 +75,8 @@ public record Scenario(
       Map<String, String> workloadOverrides, EngineSettings engineSettings) {
     long durationNs = options.durationNs();
     int hz = options.checkedHz();
+    HardwareModelProvider machine =
+        PluginArguments.require(registry, options.machine, HardwareModelProvider.class);
     HardwareModel model = PluginArguments.machine(registry, options.machine, machineOverrides);
     Topology topology =
         TopologySource.withIsolation(model.topology(), options.nohzFull, options.isolcpus);
@@ -67,10 +86,12 @@ public record Scenario(
     }
     WorkloadProvider workload =
         PluginArguments.require(registry, options.workload, WorkloadProvider.class);
-    Scenario scenario = new Scenario(options.machine, model, workload, workloadOverrides,
-        durationNs, options.seed, hz, engineSettings);
-    workload.descriptor().resolve(workloadOverrides);
-    return scenario;
+    Map<String, String> workloadParameters =
+        workload.descriptor().resolve(workloadOverrides).asText();
+    return new Scenario(options.machine, model, workload, workloadOverrides, durationNs,
+        options.seed, hz, engineSettings, machineOverrides,
+        machine.descriptor().resolve(machineOverrides).asText(), workloadParameters,
+        options.nohzFull, options.isolcpus);
   }
 
   /** The configuration of one run of {@code variant}. */
@@ -84,11 +105,12 @@ public record Scenario(
         .build();
   }
 
-  /** A label for report headers. */
+  /** A label for report headers; a workload that describes itself adds that after a colon. */
   public String describe() {
     Topology t = hardware.topology();
+    String about = workload.describe(workload.descriptor().resolve(workloadOverrides));
     return machineId + " (" + t.cpuCount() + " CPUs" + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
         + (t.housekeeping().toBootArgs().isEmpty() ? "" : ", " + t.housekeeping().toBootArgs())
-        + "), " + workload.id();
+        + "), " + workload.id() + (about.isEmpty() ? "" : ": " + about);
   }
 }

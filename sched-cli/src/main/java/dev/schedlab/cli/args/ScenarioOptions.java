@@ -46,11 +46,11 @@ public final class ScenarioOptions implements Serializable {
   int hz;
 
   @Option(names = "--nohz-full", paramLabel = "LIST", description = "nohz_full= CPUs")
-  String nohzFull;
+  public String nohzFull;
 
   @Option(names = "--isolcpus", paramLabel = "[FLAGS,]LIST",
       description = "isolcpus= value, e.g. domain,managed_irq,2-5")
-  String isolcpus;
+  public String isolcpus;
 
   @Option(names = "-E", paramLabel = "KEY=VALUE",
       description = "an engine assumption, e.g. -E ipi_latency=5us (list: `schedlab engine`)")
@@ -58,6 +58,15 @@ public final class ScenarioOptions implements Serializable {
 
   @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
   public boolean quiet;
+
+  @Option(names = "--progress", description = "progress lines on stderr also when it is not a"
+      + " terminal (on a terminal progress is shown in place unless --quiet)")
+  public boolean progress;
+
+  /** Whether to show progress: on a terminal, or when asked for; never with --quiet. */
+  public boolean showProgress(boolean terminal) {
+    return !quiet && (terminal || progress);
+  }
 
   /**
    * The options other than the machine, the workload and their parameters, as text: two option

@@ -27,6 +27,9 @@ import picocli.CommandLine.Option;
  */
 public final class TopologySource {
 
+  /** The most standard input {@code --lscpu -} reads. */
+  private static final int MAX_STDIN_BYTES = 16 << 20;
+
   /** Exactly one of the machine sources. */
   static final class Choice {
     @Option(names = "--machine", paramLabel = "ID",
@@ -41,7 +44,8 @@ public final class TopologySource {
         description = "a Linux sysfs tree (/sys for this machine)")
     Path sysfs;
 
-    @Option(names = "--lscpu", paramLabel = "FILE", description = "lscpu -p or lscpu -e output")
+    @Option(names = "--lscpu", paramLabel = "FILE",
+        description = "lscpu -p or lscpu -e output; - for standard input")
     Path lscpu;
 
     @Option(names = "--shape", paramLabel = "SHAPE",
@@ -121,7 +125,25 @@ public final class TopologySource {
     if (choice.sysfs != null) {
       return SysfsImporter.read(choice.sysfs);
     }
+    if (choice.lscpu.toString().equals("-")) {
+      return LscpuImporter.parse(standardInput(), "standard input");
+    }
     return LscpuImporter.read(choice.lscpu);
+  }
+
+  /** Standard input as UTF-8 text, at most 16 MiB (lscpu output of 100,000 CPUs is 5 MiB). */
+  private static String standardInput() {
+    try {
+      byte[] bytes = System.in.readNBytes(MAX_STDIN_BYTES + 1);
+      if (bytes.length > MAX_STDIN_BYTES) {
+        throw new BadInputException("--lscpu -: standard input is longer than 16 MiB;"
+            + " expected lscpu -p or lscpu -e output");
+      }
+      return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new BadInputException("--lscpu -: cannot read standard input: "
+          + dev.schedlab.spi.FileProblems.describe(e), e);
+    }
   }
 
   /**

@@ -4,19 +4,16 @@ import dev.schedlab.cli.args.RunSpec;
 import dev.schedlab.cli.args.Scenario;
 import dev.schedlab.cli.report.Recording;
 import dev.schedlab.cli.report.RunOutcome;
-import dev.schedlab.cli.report.TextTable;
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.Simulations;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.PluginRegistry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 /**
@@ -43,7 +40,8 @@ final class Runner {
    * Runs {@code specs} on up to {@code threads} threads.
    *
    * @param record what to record of each run
-   * @param progress whether to report progress on stderr
+   * @param progress whether to show progress on stderr ({@link Progress}: in place on a
+   *     terminal, plain lines otherwise)
    */
   static List<RunOutcome> run(
       Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
@@ -69,8 +67,11 @@ final class Runner {
       t.setDaemon(true);
       return t;
     });
-    AtomicInteger done = new AtomicInteger();
-    long start = System.nanoTime();
+    long[] durations = new long[configs.size()];
+    for (int i = 0; i < durations.length; i++) {
+      durations[i] = configs.get(i).durationNs();
+    }
+    Progress shown = progress ? new Progress(cli.err(), cli.interactive(), durations) : null;
     try {
       List<Future<RunOutcome>> futures = new ArrayList<>();
       for (int i = 0; i < specs.size(); i++) {
@@ -78,10 +79,10 @@ final class Runner {
         RunSpec spec = specs.get(i);
         SimulationConfig config = configs.get(i);
         futures.add(pool.submit(() -> {
-          RunOutcome outcome = runOne(spec, config, record);
+          RunOutcome outcome = runOne(spec, config, record, shown, index);
           finished.accept(index, outcome);
-          if (progress) {
-            report(cli, done.incrementAndGet(), specs.size(), outcome, start);
+          if (shown != null) {
+            shown.finished(index);
           }
           return outcome;
         }));
@@ -90,21 +91,30 @@ final class Runner {
       for (Future<RunOutcome> future : futures) {
         outcomes.add(await(future));
       }
-      if (progress) {
-        cli.err().println();
-      }
       return outcomes;
     } finally {
       pool.shutdownNow();
+      if (shown != null) {
+        shown.close();
+      }
     }
   }
 
-  private static RunOutcome runOne(RunSpec spec, SimulationConfig config, Record record) {
+  private static RunOutcome runOne(
+      RunSpec spec, SimulationConfig config, Record record, Progress progress, int index) {
     if (record == Record.NONE) {
-      return new RunOutcome(spec, Simulations.run(config), null);
+      if (progress == null) {
+        return new RunOutcome(spec, Simulations.run(config), null);
+      }
+      Progress.Clock clock = new Progress.Clock();
+      progress.started(index, clock::nowNs);
+      return new RunOutcome(spec, Simulations.run(config, clock), null);
     }
     Recording recording = new Recording(config.hardware().topology(), config.durationNs(),
         record == Record.TRACE, Recording.DEFAULT_MAX_EVENTS);
+    if (progress != null) {
+      progress.started(index, recording::latestNs);
+    }
     SimulationResult result = recording.run(config);
     return new RunOutcome(spec, result, recording);
   }
@@ -125,14 +135,5 @@ final class Runner {
       }
       throw new IllegalStateException(cause);
     }
-  }
-
-  private static synchronized void report(
-      Cli cli, int done, int total, RunOutcome outcome, long startNs) {
-    SimulationResult r = outcome.result();
-    cli.err().printf(Locale.ROOT, "\rschedlab: %d/%d runs done (%s: %s simulated s per wall s),"
-        + " %.1f s elapsed   ", done, total, outcome.spec().label(),
-        TextTable.number(r.simulatedPerWallSecond()), (System.nanoTime() - startNs) / 1e9);
-    cli.err().flush();
   }
 }

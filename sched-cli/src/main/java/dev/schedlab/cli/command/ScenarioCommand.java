@@ -12,6 +12,7 @@ import dev.schedlab.cli.report.Json;
 import dev.schedlab.cli.report.ReportFiles;
 import dev.schedlab.cli.report.ReportTarget;
 import dev.schedlab.cli.report.RunOutcome;
+import dev.schedlab.cli.report.ScenarioRecord;
 import dev.schedlab.cli.report.TraceWriter;
 import dev.schedlab.spi.PluginRegistry;
 import java.nio.file.Path;
@@ -21,7 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code compare} and {@code run}: simulate a scenario once per variant (in parallel, one
@@ -39,6 +42,8 @@ abstract class ScenarioCommand implements Callable<Integer> {
   }
 
   private final Cli cli;
+
+  @Spec CommandSpec spec;
 
   @Mixin ScenarioOptions scenario;
 
@@ -78,6 +83,9 @@ abstract class ScenarioCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PluginRegistry registry = cli.registry();
+    // The scenario first: a bad machine or workload is named before a missing --variant.
+    Scenario resolved = Scenario.resolve(registry, scenario,
+        PluginArguments.keyValues("-W", scenario.workloadParameters));
     Path schedstatPath = schedstatDir == null ? null
         : ReportFiles.checkDirectory("--schedstat", schedstatDir);
     ReportTarget traceTarget = trace == null ? null : ReportFiles.checkFile("--trace", trace);
@@ -100,8 +108,6 @@ abstract class ScenarioCommand implements Callable<Integer> {
       targets.add(htmlTarget);
     }
     ReportFiles.checkDistinct(targets, inputs());
-    Scenario resolved = Scenario.resolve(registry, scenario,
-        PluginArguments.keyValues("-W", scenario.workloadParameters));
 
     List<RunSpec> specs = new ArrayList<>();
     for (Variant v : parsed) {
@@ -109,10 +115,11 @@ abstract class ScenarioCommand implements Callable<Integer> {
     }
     Runner.Record record = trace != null ? Runner.Record.TRACE
         : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
-    boolean progress = cli.interactive() && !scenario.quiet;
+    boolean progress = scenario.showProgress(cli.interactive());
     List<RunOutcome> outcomes = Runner.run(cli, registry, resolved, specs,
         Runtime.getRuntime().availableProcessors(), record, progress);
-    ComparisonReport report = new ComparisonReport(resolved, outcomes);
+    ComparisonReport report = new ComparisonReport(resolved,
+        ScenarioRecord.of(spec.name(), resolved, parsed, registry), outcomes);
 
     boolean reportOnStdout;
     try (ReportFiles.Batch files = new ReportFiles.Batch(cli.out())) {
@@ -140,6 +147,9 @@ abstract class ScenarioCommand implements Callable<Integer> {
       files.commit();
       reportOnStdout = files.wroteStdout();
     }
+    if (!scenario.quiet) {
+      wrote(targets);
+    }
 
     if (reportOnStdout) {
       // stdout carries the report the user sent there; the summary would corrupt it.
@@ -151,6 +161,19 @@ abstract class ScenarioCommand implements Callable<Integer> {
       default -> cli.out().print(report.table());
     }
     return 0;
+  }
+
+  /** Says on stderr which report files were written (those on stdout speak for themselves). */
+  private void wrote(List<ReportTarget> targets) {
+    List<String> files = new ArrayList<>();
+    for (ReportTarget t : targets) {
+      if (t.kind() != ReportTarget.Kind.STDOUT) {
+        files.add(t.given());
+      }
+    }
+    if (!files.isEmpty()) {
+      cli.err().println("schedlab: wrote " + String.join(", ", files));
+    }
   }
 
   /** The values that may name files this run reads, by the option that gave them. */

@@ -163,7 +163,8 @@ public SweepCommand(Cli cli) {
     SweepRow[] all = new SweepRow[Math.toIntExact(plan.cellCount())];
     BitSet done = new BitSet();
     Path file = rows != null ? rows : resume;
-    SweepContext context = new SweepContext(cli.err(), cli.interactive(), scenario.quiet, threads);
+    SweepContext context = new SweepContext(cli.err(),
+        scenario.showProgress(cli.interactive()), scenario.quiet, threads);
     // The rows file closes before the engine, which may be what writes it.
     try (runner; RowStore store = file == null ? null
         : runner.rows(file, plan, resume != null, context)) {

@@ -127,13 +127,18 @@ public   TopologyCommand(Cli cli) {
     return levels;
   }
 
+  /** {@code 1 package}, {@code 2 packages}. */
+  static String count(int n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   private static void text(
       PrintStream out, String label, Topology t, SchedDomains domains, List<Level> levels) {
     out.println("topology " + t.name() + (label.equals(t.name()) ? "" : " (" + label + ")"));
     OnlineCounts n = OnlineCounts.of(t);
-    out.printf(Locale.ROOT, "  %d packages, %d NUMA nodes, %d LLCs, %d cores, %d CPUs, SMT%d%s%n",
-        n.packages(), n.nodes(), n.llcs(), n.cores(), n.cpus(), n.smt(),
-        t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
+    out.printf(Locale.ROOT, "  %s, %s, %s, %s, %s, SMT%d%s%n", count(n.packages(), "package"),
+        count(n.nodes(), "NUMA node"), count(n.llcs(), "LLC"), count(n.cores(), "core"),
+        count(n.cpus(), "CPU"), n.smt(), t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
     out.println("  CPUs " + t.onlineMask().toCpuList() + " online of nr_cpu_ids "
         + t.nrCpuIds());
     for (int node : t.nodes()) {

@@ -35,14 +35,30 @@ public final class ComparisonReport {
   };
 
   private final Scenario scenario;
+  private final ScenarioRecord record;
   private final List<RunOutcome> outcomes;
   private final List<Map<String, Object>> metrics = new ArrayList<>();
+  private final List<Map<String, Object>> engine = new ArrayList<>();
 
-public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
+  /**
+   * @param scenario what was simulated
+   * @param record how the report describes it, and the command line that runs it again
+   * @param outcomes one run per variant, in variant order
+   */
+  public ComparisonReport(Scenario scenario, ScenarioRecord record, List<RunOutcome> outcomes) {
     this.scenario = scenario;
+    this.record = record;
     this.outcomes = outcomes;
     for (RunOutcome o : outcomes) {
-      metrics.add(Metrics.of(o.result()));
+      // Wall-clock figures go to the engine section: they are no result of the scenario.
+      Map<String, Object> results = new LinkedHashMap<>();
+      Map<String, Object> speed = new LinkedHashMap<>();
+      speed.put("name", o.spec().variant().name());
+      speed.put("wall_s", o.result().performance().wallNs() / 1e9);
+      Metrics.of(o.result()).forEach((key, value) ->
+          (Metrics.deterministic(key) ? results : speed).put(key, value));
+      metrics.add(results);
+      engine.add(speed);
     }
   }
 
@@ -56,12 +72,19 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
     out.append(String.format(Locale.ROOT, "%s; %s s simulated, seed %d, HZ %d%n",
         scenario.describe(), TextTable.number(first.simulatedNs() / 1e9), scenario.seed(),
         first.hz()));
+    if (!record.settings().isEmpty()) {
+      out.append("  settings not at their defaults: ").append(String.join(", ",
+          record.settings())).append('\n');
+    }
     for (RunOutcome o : outcomes) {
       out.append("  ").append(o.spec().variant().definition()).append('\n');
     }
     out.append(rulesAndAssumptions());
     out.append(reading());
-    out.append('\n').append(metricTable());
+    out.append('\n').append("figures per second (/s) are per simulated second of the whole run ("
+        + TextTable.number(first.simulatedNs() / 1e9) + " s), also where the workload ended"
+        + " sooner\n");
+    out.append(metricTable());
     out.append(criticalPathTable());
     out.append('\n').append(schedstatTable());
     out.append('\n').append(placementTable());
@@ -148,9 +171,19 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
     table.row(header("metric"));
     table.row(values(Metrics.workloadLabel(metrics.get(0)), "throughput"));
     for (Metrics.Row row : Metrics.ROWS) {
-      table.row(values(row.label(), row.key()));
+      // Wall-clock figures are no result: they get their own line, without a change.
+      if (Metrics.deterministic(row.key())) {
+        table.row(values(row.label(), row.key()));
+      }
     }
-    return table.render();
+    StringBuilder speed = new StringBuilder("engine (wall clock, differs from run to run):");
+    for (Map<String, Object> e : engine) {
+      speed.append(engine.size() > 1 ? "\n  " + e.get("name") + ": " : " ").append(
+          String.format(Locale.ROOT, "%s simulated s per wall s, %s s",
+              TextTable.number(Metrics.number(e, "sim_seconds_per_wall_second")),
+              TextTable.number(Metrics.number(e, "wall_s"))));
+    }
+    return table.render() + speed + '\n';
   }
 
   /**
@@ -312,12 +345,18 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
   // JSON and CSV
 
   /**
-   * The report as a JSON tree in the agreed shape: {@code machine, workload, seed, duration_s,
-   * variants: [{name, plugins, metrics}]}. Figures beyond the agreed metrics (HZ, CPUs, the
-   * schedstat breakdown, histograms) live inside {@code metrics} so the shape stays as agreed.
+   * The report as a JSON tree: {@code schedlab} (version, commit), {@code scenario} (everything
+   * that produced it, {@link ScenarioRecord}), then the agreed shape {@code machine, workload,
+   * seed, duration_s, variants: [{name, plugins, metrics}]}, and last {@code engine}, the
+   * wall-clock figures of each run. Figures beyond the agreed metrics (HZ, CPUs, the schedstat
+   * breakdown, histograms) live inside {@code metrics} so the shape stays as agreed. Everything
+   * before {@code engine} is a function of the scenario and the build: {@code schedlab rerun}
+   * reproduces it byte for byte.
    */
   public Map<String, Object> json() {
     Map<String, Object> root = new LinkedHashMap<>();
+    root.put("schedlab", ScenarioRecord.build());
+    root.put("scenario", record.scenario());
     root.put("machine", scenario.machineId());
     root.put("workload", scenario.workload().id());
     root.put("seed", scenario.seed());
@@ -340,6 +379,11 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
       variants.add(v);
     }
     root.put("variants", variants);
+    Map<String, Object> speed = new LinkedHashMap<>();
+    speed.put("about", "wall-clock figures of this run on this machine: they differ from run to"
+        + " run and are no result of the scenario");
+    speed.put("variants", engine);
+    root.put("engine", speed);
     return root;
   }
 
@@ -374,7 +418,11 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
     return buckets;
   }
 
-  /** One CSV row per variant, one column per scalar metric. */
+  /**
+   * One CSV row per variant, one column per scalar metric (wall-clock figures left out: they are
+   * in the JSON report's engine section), then HZ, the build and the command line that runs the
+   * scenario again.
+   */
   public String csv() {
     List<String> keys = new ArrayList<>();
     for (Map<String, Object> m : metrics) {
@@ -389,7 +437,9 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
     List<String> header = new ArrayList<>(List.of("variant", "plugins", "machine", "workload",
         "seed", "duration_s"));
     header.addAll(keys);
+    header.addAll(List.of("hz", "schedlab_version", "schedlab_commit", "command_line"));
     out.append(Csv.line(header));
+    String commandLine = commandLine();
     for (int i = 0; i < outcomes.size(); i++) {
       Variant v = outcomes.get(i).spec().variant();
       List<String> cells = new ArrayList<>(List.of(v.name(), String.join("+", v.pluginNames()),
@@ -398,12 +448,24 @@ public   ComparisonReport(Scenario scenario, List<RunOutcome> outcomes) {
       for (String key : keys) {
         cells.add(Csv.value(metrics.get(i).get(key)));
       }
+      cells.addAll(List.of(Integer.toString(scenario.hz()), BuildInfo.CURRENT.version(),
+          BuildInfo.CURRENT.commitLabel(), commandLine));
       out.append(Csv.line(cells));
     }
     return out.toString();
   }
 
-  /** The metrics of each variant, in variant order. */
+  /** {@code schedlab compare --machine ...}: the scenario as a shell command line. */
+  public String commandLine() {
+    StringBuilder line = new StringBuilder("schedlab ").append(record.command());
+    for (String arg : record.arguments()) {
+      line.append(' ').append(arg.matches("[A-Za-z0-9_./:=,+@%-]+") ? arg
+          : "'" + arg.replace("'", "'\\''") + "'");
+    }
+    return line.toString();
+  }
+
+  /** The metrics of each variant, in variant order (wall-clock figures left out). */
   List<Map<String, Object>> metrics() {
     return metrics;
   }

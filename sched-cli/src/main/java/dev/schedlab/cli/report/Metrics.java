@@ -362,9 +362,28 @@ public final class Metrics {
     return m;
   }
 
-  /** The name of domain level {@code level}, as the run's deepest CPU names it. */
+  /**
+   * The name of domain level {@code level}, as the run's deepest CPU names it; a name the kernel
+   * gives several levels (the NUMA levels of {@code sched_init_numa()}, one per distance) gets
+   * its rank among them, bottom-up: {@code NUMA-1}, {@code NUMA-2}.
+   */
   public static String levelName(SimulationResult r, int level) {
-    return level < r.levelNames().size() ? r.levelNames().get(level) : "level" + level;
+    List<String> names = r.levelNames();
+    if (level >= names.size()) {
+      return "level" + level;
+    }
+    String name = names.get(level);
+    int rank = 0;
+    int count = 0;
+    for (int l = 0; l < names.size(); l++) {
+      if (names.get(l).equals(name)) {
+        count++;
+        if (l <= level) {
+          rank++;
+        }
+      }
+    }
+    return count > 1 ? name + "-" + rank : name;
   }
 
   /**

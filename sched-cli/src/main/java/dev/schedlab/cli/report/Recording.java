@@ -36,6 +36,8 @@ public final class Recording implements SimulationListener {
   private final long bucketNs;
   private final boolean logEvents;
   private final int maxEvents;
+  /** Written by the run's thread only; see {@link #latestNs()}. */
+  private long latestNs;
 
   private final long[] busyNs;
   private final int[] activity;
@@ -85,8 +87,17 @@ public final class Recording implements SimulationListener {
     return result;
   }
 
+  /**
+   * The simulated time of the latest CPU activity change, for progress; read racily from another
+   * thread (a stale value only delays the display).
+   */
+  public long latestNs() {
+    return latestNs;
+  }
+
   @Override
   public void cpuActivity(long nowNs, int cpu, CpuActivity newActivity, int taskId) {
+    latestNs = nowNs;
     close(cpu, nowNs);
     activity[cpu] = newActivity.ordinal();
     task[cpu] = taskId;

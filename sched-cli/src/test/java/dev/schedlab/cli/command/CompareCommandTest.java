@@ -73,7 +73,8 @@ final class CompareCommandTest {
     Map<String, Object> json = JsonParser.object(
         Invocation.of(with("--format", "json")).assertOk().out());
     assertThat(json.keySet())
-        .containsExactly("machine", "workload", "seed", "duration_s", "variants");
+        .containsExactly("schedlab", "scenario", "machine", "workload", "seed", "duration_s",
+            "variants", "engine");
     assertThat(json).containsEntry("machine", "hw.shape").containsEntry("workload", "wl.schbench")
         .containsEntry("seed", 1.0).containsEntry("duration_s", 0.01);
     List<Map<String, Object>> variants = (List<Map<String, Object>>) json.get("variants");
@@ -83,7 +84,7 @@ final class CompareCommandTest {
       assertThat((List<String>) v.get("plugins")).isNotEmpty();
       assertThat((Map<String, Object>) v.get("metrics")).containsKeys("throughput",
           "throughput_unit", "smt_contention", "smt_no_contention", "ilb_kicks", "softirq",
-          "lb_attempts", "migrations", "wasted_core_ms", "sim_seconds_per_wall_second");
+          "lb_attempts", "migrations", "wasted_core_ms", "events");
     }
     assertThat((List<String>) variants.get(1).get("plugins"))
         .anyMatch(p -> p.startsWith("fair.ilb.idle-core"));
@@ -118,7 +119,8 @@ final class CompareCommandTest {
   @Test
   void schedstat_oneVersion17FilePerVariant() throws IOException {
     Path out = dir.resolve("stats");
-    Invocation.of(with("--schedstat", out.toString())).assertOk();
+    Invocation.of(with("--schedstat", out.toString()))
+        .assertOkWrote(out.resolve("old.schedstat").toString());
     try (Stream<Path> files = Files.list(out)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .containsExactlyInAnyOrder("old.schedstat", "new.schedstat");
@@ -161,7 +163,7 @@ final class CompareCommandTest {
   @Test
   void html_isSelfContainedWithItsSvgCharts() throws IOException {
     Path html = dir.resolve("report.html");
-    Invocation.of(with("--html", html.toString())).assertOk();
+    Invocation.of(with("--html", html.toString())).assertOkWrote(html.toString());
     String page = Files.readString(html);
     assertThat(page).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
         .contains("<svg class=\"metrics\"", "<svg class=\"heatmap\"",
@@ -234,7 +236,7 @@ final class CompareCommandTest {
     Path out = dir.resolve("out");
     Invocation.of(with("--schedstat", out.toString(), "--trace",
         out.resolve("run.json").toString(), "--html", out.resolve("run.html").toString()))
-        .assertOk();
+        .assertOkWrote(out.resolve("run.json").toString(), out.resolve("run.html").toString());
     assertThat(out.resolve("run.json")).isRegularFile();
     assertThat(out.resolve("run.html")).isRegularFile();
     assertThat(out.resolve("old.schedstat")).isRegularFile();

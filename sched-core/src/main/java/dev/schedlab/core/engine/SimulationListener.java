@@ -21,6 +21,9 @@ public interface SimulationListener {
     BALANCING
   }
 
+  /** Task {@code taskId} was created with {@code name} (its {@code TaskSpec}'s). */
+  default void taskCreated(long nowNs, int taskId, String name) {}
+
   /**
    * The CPU switched to {@code activity}; {@code taskId} is the task it now runs, or -1 when
    * {@code activity} is not {@link CpuActivity#TASK}.
