@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * kick pending. The work spreads: round-robin chooses at least 100 different CPUs (the node-1
  * CPUs alone are 176), first-idle's most chosen CPU takes most of its choices.
  */
+// The barrier model (-W wait=barrier) the figures were recorded with, on the quiet machine.
 final class RoundRobinIlbIT {
 
   private static final long MS = 1_000_000;
@@ -36,7 +37,8 @@ final class RoundRobinIlbIT {
             .map(ref -> ref.id().equals("fair.ilb.first-idle") ? PluginRef.of(ilbSelector) : ref)
             .toList();
     return Scenarios.run(
-        Scenarios.machine("hw.vera", Map.of(), ""), "wl.gemm", Map.of(), plugins, 300 * MS, 1,
+        Scenarios.machine("hw.vera", Map.of(), ""), "wl.gemm", Map.of("wait", "barrier"),
+        plugins, 300 * MS, 1,
         SimulationListener.NONE);
   }
 

@@ -2,6 +2,8 @@ package dev.schedlab.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.spi.HardwareModel;
@@ -51,7 +53,9 @@ final class SmtBuddyAssistIT {
    * (measured 330.7 / 320.0 / 328.0 against 365.3 / 361.9 / 364.5 GB/s). Over 24 seeds
    * buddy-assist is ahead on 21 and behind on 2 (not checked here: a seed whose baseline never
    * pulls a thread across nodes has no remote time to remove, so the per-seed precondition is
-   * checked instead).
+   * checked instead). The figures are from a quiet machine: the 38 noise tasks are this
+   * scenario's housekeeping, so the engine's own background (timer expiries, device interrupts,
+   * kworkers; on by default since issue 19) is off here, as when the seeds were chosen.
    */
   @Test
   void hygon_streamBesideNoise_newidleStaysHomeAndTheTeamIsFaster() {
@@ -59,9 +63,11 @@ final class SmtBuddyAssistIT {
     Map<String, String> stream = Map.of("threads", "384", "noise_tasks", "38");
     for (long seed : new long[] {1, 2, 4}) {
       SimulationResult off = Scenarios.run(hygon, "wl.stream", stream,
-          Scenarios.profile("mainline-7.3"), 300 * MS, seed, SimulationListener.NONE);
+          Scenarios.profile("mainline-7.3"), 300 * MS, seed, SimulationListener.NONE,
+          BalancerOptions.defaults(), QUIET);
       SimulationResult buddy = Scenarios.run(hygon, "wl.stream", stream,
-          Scenarios.profile("smt-buddy-assist"), 300 * MS, seed, SimulationListener.NONE);
+          Scenarios.profile("smt-buddy-assist"), 300 * MS, seed, SimulationListener.NONE,
+          BalancerOptions.defaults(), QUIET);
       long offRemote = remoteUs(off);
 
       assertThat(offRemote).as("seed %d: baseline remote time, µs", seed).isGreaterThan(1_000_000);
@@ -70,6 +76,9 @@ final class SmtBuddyAssistIT {
           .isGreaterThan(off.workload().value());
     }
   }
+
+  /** The engine's defaults without its background. */
+  private static final EngineOptions QUIET = EngineOptions.defaults().withoutBackground();
 
   private static long remoteUs(SimulationResult result) {
     return result.pluginCounters().getOrDefault("engine.memory_remote_us", 0L);

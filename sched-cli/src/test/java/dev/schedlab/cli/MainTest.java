@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The entry point keeps the command-line contract: no arguments run the default comparison
- * (hw.vera, wl.gemm, mainline-7.1 vs mainline-7.3) as a side-by-side table; usage errors and
+ * (hw.vera, wl.gemm, first-idle vs idle-core) as a side-by-side table whose header names the
+ * kernel rules both run, the changed assumptions and a one-line reading; usage errors and
  * unknown commands print exactly one {@code schedlab:} line and exit with 2; help exits with 0.
  */
 final class MainTest {
@@ -22,17 +23,21 @@ final class MainTest {
     assertThat(run.out())
         .startsWith("hw.vera (352 CPUs, SMT2")
         .contains("wl.gemm")
-        .contains("mainline-7.1 = fair.ilb.first-idle")
-        .contains("mainline-7.3 = fair.ilb.idle-core")
+        .contains("first-idle = fair.ilb.first-idle")
+        .contains("idle-core = fair.ilb.idle-core")
+        .contains("kernel rules: every variant runs the engine's post-7.1 mainline")
+        .contains("assumptions changed from their defaults: none")
+        .containsPattern(
+            "reading: first-idle chose \\d+ ILBs next to a busy sibling, idle-core \\d+")
         .containsPattern("throughput \\(FLOP/s, higher is better\\) +\\S+ T +\\S+ T +[+-]\\d")
-        .contains("@ilb_duration_us[mainline-7.3]:");
+        .contains("@ilb_duration_us[idle-core]:");
   }
 
   @Test
   void defaultComparison_isAnOrdinaryCompareCommand() {
     assertThat(SchedlabCommand.DEFAULT_COMPARISON)
         .startsWith("compare", "--machine", "hw.vera", "--workload", "wl.gemm")
-        .contains("mainline-7.1=mainline-7.1", "mainline-7.3=mainline-7.3");
+        .contains("first-idle=mainline-7.1", "idle-core=mainline-7.3");
   }
 
   @Test

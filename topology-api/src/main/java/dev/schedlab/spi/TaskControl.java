@@ -69,6 +69,15 @@ public interface TaskControl {
     wake(taskId);
   }
 
+  /**
+   * Copies this task's lost work so far, cumulative since it was created, into {@code into}
+   * (indexed by {@link LostWork#ordinal()}, ns of its solo progress), without allocating. The
+   * default reports none (an engine that does not account it).
+   */
+  default void lostWork(double[] into) {
+    java.util.Arrays.fill(into, 0, LostWork.COUNT, 0);
+  }
+
   /** Forks a new task running {@code program}; placed by the fork path. Returns its id. */
   int spawn(TaskSpec spec, TaskProgram program);
 }

@@ -61,6 +61,11 @@ final class IdealMachine {
     long dueNs;
     double speed = 1;
     long token;
+    /**
+     * Lost work by {@link dev.schedlab.spi.LostWork} ordinal: a run at speed below 1 loses
+     * {@code (1 - speed)} of its time to {@code SIBLING_TASK}, charged when the run starts.
+     */
+    final double[] lostWork = new double[dev.schedlab.spi.LostWork.COUNT];
 
     Task(int id, TaskSpec spec, TaskProgram program, int parentCpu, long spawnNs) {
       this.id = id;
@@ -269,6 +274,10 @@ final class IdealMachine {
           trace.add(new Step(nowNs, task.id, ending, control.amount));
           task.spinning = ending.equals("spin");
           task.dueNs = nowNs + Math.max(1, Math.round(control.amount / task.speed));
+          if (ending.equals("run")) {
+            task.lostWork[dev.schedlab.spi.LostWork.SIBLING_TASK.ordinal()] +=
+                (task.dueNs - nowNs) * (1 - task.speed);
+          }
           schedule(task, task.dueNs);
           return;
         }
@@ -360,6 +369,12 @@ final class IdealMachine {
         throw new IllegalArgumentException("run(" + work + ")");
       }
       end("run", work);
+    }
+
+    @Override
+    public void lostWork(double[] into) {
+      requireOpen("lostWork");
+      System.arraycopy(task.lostWork, 0, into, 0, task.lostWork.length);
     }
 
     @Override

@@ -80,6 +80,22 @@ public final class EngineSettings {
         + " (Skylake-SP C6 target residency: 400us)",
         e.deepIdleResidencyNs(), 1_000 * MS,
         (o, v) -> o.engine = o.engine.withDeepIdleResidencyNs(v));
+    rate("idle_timer_rate", "timer expiries per CPU per second: on a tickless idle CPU each runs"
+        + " sched_tick() (SCHED_SOFTIRQ when next_balance is due), on a busy one it steals"
+        + " timer_irq_cost (3.6: the kernel oracle's Linux 6.1 guest; 0: idle CPUs never wake)",
+        e.idleTimerRateHz(), (o, v) -> o.engine = o.engine.withIdleTimerRateHz(v));
+    duration("timer_irq_cost", "CPU time of one timer expiry (assumed)",
+        e.timerIrqNs(), MS, (o, v) -> o.engine = o.engine.withTimerIrqNs(v));
+    rate("device_irq_rate", "device interrupts per second, all on the boot CPU (arm64 GIC, no"
+        + " irqbalance; assumed for a quiet server: no measurement of Vera; 0: none)",
+        e.deviceIrqRateHz(), (o, v) -> o.engine = o.engine.withDeviceIrqRateHz(v));
+    duration("device_irq_cost", "CPU time of one device interrupt with its softirq (assumed)",
+        e.deviceIrqNs(), MS, (o, v) -> o.engine = o.engine.withDeviceIrqNs(v));
+    rate("kworker_rate", "wakeups per second of each CPU's bound kernel worker, a pinned nice-0"
+        + " task (1: vmstat_update every vm.stat_interval; 0: no kernel workers)",
+        e.kworkerRateHz(), (o, v) -> o.engine = o.engine.withKworkerRateHz(v));
+    duration("kworker_run", "work of one kernel-worker wakeup (ns alone at capacity 1024; assumed)",
+        e.kworkerRunNs(), MS, (o, v) -> o.engine = o.engine.withKworkerRunNs(v));
     bool("check_invariants", "check the expensive NOHZ and idle-mask invariants too (slower;"
         + " the cheap runqueue, affinity and ILB-choice checks run always)",
         e.checkInvariants(), (o, v) -> o.engine = o.engine.withCheckInvariants(v));
@@ -158,6 +174,18 @@ public final class EngineSettings {
     return builder.engine(options.engine).balancer(options.balancer).costModel(options.cost);
   }
 
+  /** The engine options in force: the defaults with these settings applied. */
+  public EngineOptions engineOptions() {
+    Options options = new Options();
+    values.forEach((key, value) -> SETTINGS.get(key).apply().to(options, value));
+    return options.engine;
+  }
+
+  /** Whether the run uses the post-7.1 mainline rules ({@code -E mainline_deltas}, default on). */
+  public boolean mainlineDeltas() {
+    return !Boolean.FALSE.equals(values.get("mainline_deltas"));
+  }
+
   /**
    * Every setting as {@code -E} would take it, the given value or the default, in the order
    * {@code schedlab engine} lists them: durations in their largest whole unit ({@code 5us}).
@@ -217,6 +245,11 @@ public final class EngineSettings {
         ParameterSpec.formatDurationNs(defaultNs), 0, maxNs), (o, v) -> apply.to(o, (Long) v)));
   }
 
+  private static void rate(String name, String description, double def, DoubleApply apply) {
+    SETTINGS.put(name, new Setting(ParameterSpec.ofDouble(name, description, def, 0,
+        EngineOptions.MAX_RATE_HZ), (o, v) -> apply.to(o, (Double) v)));
+  }
+
   private static void bool(String name, String description, boolean def, BoolApply apply) {
     SETTINGS.put(name, new Setting(ParameterSpec.ofBoolean(name, description, def),
         (o, v) -> apply.to(o, (Boolean) v)));
@@ -225,6 +258,11 @@ public final class EngineSettings {
   @FunctionalInterface
   private interface LongApply {
     void to(Options options, long value);
+  }
+
+  @FunctionalInterface
+  private interface DoubleApply {
+    void to(Options options, double value);
   }
 
   @FunctionalInterface

@@ -8,6 +8,8 @@ import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.core.stats.Log2Histogram;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.core.engine.EngineOptions;
+import dev.schedlab.spi.LostWork;
 import dev.schedlab.spi.view.IdleType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,14 +79,91 @@ public final class ComparisonReport {
     for (RunOutcome o : outcomes) {
       out.append("  ").append(o.spec().variant().definition()).append('\n');
     }
+    out.append(rulesAndAssumptions());
+    out.append(reading());
     out.append('\n').append("figures per second (/s) are per simulated second of the whole run ("
         + TextTable.number(first.simulatedNs() / 1e9) + " s), also where the workload ended"
         + " sooner\n");
     out.append(metricTable());
+    out.append(criticalPathTable());
     out.append('\n').append(schedstatTable());
     out.append('\n').append(placementTable());
     out.append('\n').append(histograms());
     return out.toString();
+  }
+
+  /**
+   * Which kernel rules every variant runs (the engine's, whatever the variant's name says) and
+   * every setting changed from its default.
+   */
+  private String rulesAndAssumptions() {
+    StringBuilder out = new StringBuilder();
+    out.append(scenario.engineSettings().mainlineDeltas()
+        ? "kernel rules: every variant runs the engine's post-7.1 mainline balancing and wakeup"
+            + " rules (7.2's SMT-aware select_idle_capacity(); -E mainline_deltas=false gives"
+            + " 7.1.5's); the variants differ only in the plugins above\n"
+        : "kernel rules: every variant runs Linux 7.1.5's balancing and wakeup rules"
+            + " (-E mainline_deltas=false); the variants differ only in the plugins above\n");
+    List<String> changed = new ArrayList<>();
+    scenario.engineSettings().given().forEach((k, v) -> changed.add("-E " + k + "=" + v));
+    new java.util.TreeMap<>(scenario.workloadOverrides())
+        .forEach((k, v) -> changed.add("-W " + k + "=" + v));
+    EngineOptions engine = scenario.engineSettings().engineOptions();
+    out.append(engine.hasBackground()
+        ? String.format(Locale.ROOT, "machine background: %s timer expiries per CPU per second"
+                + " (%s each), %s device interrupts per second on the boot CPU (%s each), each"
+                + " CPU's kworker woken %s times a second (%s of work); -E idle_timer_rate=0"
+                + " device_irq_rate=0 kworker_rate=0 gives a quiet machine%n",
+            TextTable.number(engine.idleTimerRateHz()), us(engine.timerIrqNs()),
+            TextTable.number(engine.deviceIrqRateHz()), us(engine.deviceIrqNs()),
+            TextTable.number(engine.kworkerRateHz()), us(engine.kworkerRunNs()))
+        : "machine background: none (no timer expiries, device interrupts or kworkers)\n");
+    out.append("assumptions changed from their defaults: ")
+        .append(changed.isEmpty() ? "none (see `schedlab engine`, `machines`, `workloads`)"
+            : String.join(", ", changed))
+        .append('\n');
+    return out.toString();
+  }
+
+  /**
+   * A one-line reading of a two-variant comparison: the ILB choices beside busy threads each
+   * variant made and the throughput change.
+   */
+  private String reading() {
+    if (outcomes.size() != 2) {
+      return "";
+    }
+    String a = outcomes.get(0).spec().variant().name();
+    String b = outcomes.get(1).spec().variant().name();
+    long busyA = outcomes.get(0).result().ilb().choicesWithBusySibling();
+    long busyB = outcomes.get(1).result().ilb().choicesWithBusySibling();
+    double va = Metrics.number(metrics.get(0), "throughput");
+    double vb = Metrics.number(metrics.get(1), "throughput");
+    String line = String.format(Locale.ROOT,
+        "reading: %s chose %d ILBs next to a busy sibling, %s %d (%d avoided); %s %s against"
+            + " %s",
+        a, busyA, b, busyB, busyA - busyB, Metrics.workloadLabel(metrics.get(0)).split(" ")[0],
+        TextTable.change(va, vb), a);
+    double lostA = Metrics.number(metrics.get(0), Metrics.CRITICAL_LOST);
+    if (!Double.isNaN(lostA)) {
+      line += String.format(Locale.ROOT,
+          "; the critical path lost %s %% to interference under %s (%s %% to the ILB on a"
+              + " sibling and its qualification interval), %s %% under %s (%s %%)",
+          TextTable.number(lostA), a, TextTable.number(ilbShare(metrics.get(0))),
+          TextTable.number(Metrics.number(metrics.get(1), Metrics.CRITICAL_LOST)), b,
+          TextTable.number(ilbShare(metrics.get(1))));
+    }
+    return line + "\n";
+  }
+
+  /** The critical path's share lost to an ILB on a sibling, during and after the pass. */
+  private static double ilbShare(Map<String, Object> m) {
+    return Metrics.number(m, Metrics.criticalLostKey(LostWork.SIBLING_ILB))
+        + Metrics.number(m, Metrics.criticalLostKey(LostWork.SIBLING_ILB_QUALIFICATION));
+  }
+
+  private static String us(long ns) {
+    return TextTable.number(ns / 1e3) + " us";
   }
 
   private String metricTable() {
@@ -105,6 +184,23 @@ public final class ComparisonReport {
               TextTable.number(Metrics.number(e, "wall_s"))));
     }
     return table.render() + speed + '\n';
+  }
+
+  /**
+   * Where the critical path's time went, by {@link LostWork} cause, when the workload reports it
+   * ({@code wl.gemm}); empty otherwise.
+   */
+  private String criticalPathTable() {
+    if (Double.isNaN(Metrics.number(metrics.get(0), Metrics.CRITICAL_LOST))) {
+      return "";
+    }
+    TextTable table = new TextTable(1);
+    table.row(header("critical path: lost work (% of its time)"));
+    for (LostWork cause : LostWork.ALL) {
+      table.row(values(cause.description(), Metrics.criticalLostKey(cause)));
+    }
+    table.row(values("all causes", Metrics.CRITICAL_LOST));
+    return '\n' + table.render();
   }
 
   private String[] header(String label) {

@@ -7,6 +7,7 @@ import dev.schedlab.core.balance.MigrationSkip;
 import dev.schedlab.core.stats.CpuTime;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.spi.LostWork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -230,7 +231,10 @@ public final class Metrics {
     }
     c.add(Metric.of("rq_lock_hold_mean_us", r -> r.rqLockHold().meanNs() / 1e3)
         .withLabel("rq-lock hold in balancing, mean (us)").withUnit("us").withBetter(Better.LOWER)
-        .withDoc("how long `detach_tasks()` holds the source runqueue lock",
+        .withDoc("how long balancing holds a runqueue lock: `detach_tasks()` on the source"
+                + " runqueue, `sched_balance_update_blocked_averages()` (its cost, `-E"
+                + " blocked_load_update_cost`), the ILB's `update_rq_clock()` per CPU it balances"
+                + " (`-E ilb_visit_cost`)",
             "the thread's lock-hold histogram"));
     c.add(Metric.of("wasted_core_ms", r -> r.wastedCoreNs() / 1e6)
         .withLabel("wasted core: CPU idle while a task waits (ms)").withUnit("ms")
@@ -247,7 +251,11 @@ public final class Metrics {
         .withDoc("tasks created", "—"));
     c.add(new Family(List.of(WORKLOAD_PREFIX + "<name>"),
         "the workload's own figures, for example `workload_wakeup_p999_us` of `wl.schbench`,"
-            + " `workload_as_wake_to_run_us_mean` of `wl.build`", "—",
+            + " `workload_as_wake_to_run_us_mean` of `wl.build`; `wl.gemm`'s"
+            + " `workload_critical_lost_pct`, the share of its critical path (each panel"
+            + " k-step's last thread) lost to interference, and `workload_critical_lost_<cause>_pct`"
+            + " by cause: " + causeList() + " (the comparison table \"critical path\" shows them)",
+        "—",
         (r, m) -> {
           for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
             m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
@@ -399,6 +407,26 @@ public final class Metrics {
   }
 
   /** A metric's numeric value, or NaN when it is not a number. */
+  /**
+   * The key of the critical path's total lost work, a figure of the workloads that report it
+   * ({@code wl.gemm}: {@code critical_lost_pct}).
+   */
+  public static final String CRITICAL_LOST = WORKLOAD_PREFIX + "critical_lost_pct";
+
+  /** The key of the critical path's lost work of {@code cause}. */
+  public static String criticalLostKey(LostWork cause) {
+    return WORKLOAD_PREFIX + "critical_lost_" + cause.key() + "_pct";
+  }
+
+  private static String causeList() {
+    StringBuilder out = new StringBuilder();
+    for (LostWork cause : LostWork.ALL) {
+      out.append(out.length() == 0 ? "" : "; ").append('`').append(cause.key()).append("`, ")
+          .append(cause.description());
+    }
+    return out.toString();
+  }
+
   public static double number(Map<String, Object> metrics, String key) {
     Object v = metrics.get(key);
     return v instanceof Number n ? n.doubleValue() : Double.NaN;

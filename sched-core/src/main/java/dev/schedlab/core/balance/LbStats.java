@@ -35,6 +35,7 @@ public final class LbStats {
   private final long[] migrations;
   private final long[] skips;
   private final long[] lockHold = new long[HISTOGRAM_BUCKETS];
+  private long lockHoldSumNs;
 
   /**
    * Counters for CPUs {@code 0..nrCpuIds-1} and domain levels {@code 0..nrLevels-1}.
@@ -142,6 +143,11 @@ public final class LbStats {
     return lockHold.clone();
   }
 
+  /** Sum of the recorded runqueue-lock hold times, ns. */
+  public long lockHoldSumNs() {
+    return lockHoldSumNs;
+  }
+
   /** Lower bound of histogram bucket {@code bucket}, in µs (0 for bucket 0). */
   public static long bucketLowerBoundUs(int bucket) {
     if (bucket < 0 || bucket >= HISTOGRAM_BUCKETS) {
@@ -164,6 +170,7 @@ public final class LbStats {
     Arrays.fill(skips, 0);
     Arrays.fill(migrations, 0);
     Arrays.fill(lockHold, 0);
+    lockHoldSumNs = 0;
   }
 
   void addLb(int cpu, int level, IdleType idle, LbField field, long delta) {
@@ -185,6 +192,7 @@ public final class LbStats {
 
   void recordLockHoldNs(long ns) {
     lockHold[bucketOfNs(ns)]++;
+    lockHoldSumNs += ns;
   }
 
   private int lbIndex(int cpu, int level, IdleType idle, LbField field) {

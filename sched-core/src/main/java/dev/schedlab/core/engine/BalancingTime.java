@@ -1,5 +1,7 @@
 package dev.schedlab.core.engine;
 
+import dev.schedlab.spi.LostWork;
+
 /**
  * The CPU time balancing takes. Balancing runs instantaneously at its start and then occupies its
  * CPU for the cost model's time: on a CPU running a task the task is paused for that long (the
@@ -28,6 +30,16 @@ final class BalancingTime {
     ctx.loop.schedule(rq.phaseEndNs, new Event.PhaseEnd(rq.cpu, rq.phaseToken));
   }
 
+  /** Makes the phase in progress on {@code rq} last {@code ns} longer (interrupt work after it). */
+  void extendPhase(CpuRunqueue rq, long ns) {
+    if (rq.phase == CpuPhase.NONE || ns <= 0) {
+      return;
+    }
+    rq.phaseToken++;
+    rq.phaseEndNs += ns;
+    ctx.loop.schedule(rq.phaseEndNs, new Event.PhaseEnd(rq.cpu, rq.phaseToken));
+  }
+
   /** Ends the phase in progress at {@code endNs} instead, if that is sooner. */
   void shortenPhase(CpuRunqueue rq, long endNs) {
     if (rq.phase == CpuPhase.NONE || endNs >= rq.phaseEndNs) {
@@ -47,7 +59,7 @@ final class BalancingTime {
       return false;
     }
     if (rq.curr != null) {
-      progress.steal(rq, ns);
+      progress.steal(rq, ns, LostWork.OWN_BALANCING);
     } else if (rq.phase == CpuPhase.NONE) {
       beginPhase(rq, CpuPhase.IDLE_SOFTIRQ, ns);
       return true;

@@ -11,8 +11,8 @@ enum CpuPhase {
   NEWIDLE,
   /**
    * Balancing in softirq context from the idle loop (NOHZ idle balancing as ILB, a local
-   * blocked-load update, or a tick softirq on an idle CPU): {@code idle_cpu()} stays true, but
-   * the hardware thread is busy.
+   * blocked-load update, or a tick softirq on an idle CPU), or an interrupt's work on an idle CPU
+   * ({@link BackgroundIrqs}): {@code idle_cpu()} stays true, but the hardware thread is busy.
    */
   IDLE_SOFTIRQ
 }

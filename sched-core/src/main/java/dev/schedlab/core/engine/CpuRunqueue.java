@@ -121,6 +121,19 @@ final class CpuRunqueue {
   long overheadNs;
   long idleNs;
   long stolenNs;
+  /**
+   * The running task's speed with every SMT sibling idle, from the last timer arming: the
+   * reference of its SMT lost work ({@link TaskProgress#armTimer}).
+   */
+  double soloSpeed;
+  /** The {@link dev.schedlab.spi.LostWork} ordinal its SMT slowdown is charged to. */
+  int slowCause;
+  /** True while an ILB pass is being charged (its phase beginning): siblings see the ILB. */
+  boolean ilbPassStarting;
+  /** Whether the busy period now running (or the last one, once idle) ran an ILB pass. */
+  boolean busyRanIlb;
+  /** {@link #busyRanIlb} of the last finished busy period: its qualification window's cause. */
+  boolean lastBusyWasIlb;
 
   // NOHZ state.
   /** {@code rq->nohz_tick_stopped}: registered in {@code nohz.idle_cpus_mask}. */
@@ -180,6 +193,9 @@ final class CpuRunqueue {
     long from = Math.max(progressClock, pausedUntil);
     if (now > from) {
       double done = Math.min((now - from) * speed, Math.max(0, task.remainingWork));
+      if (soloSpeed > speed) {
+        task.lostWork[slowCause] += (now - from) * (1 - speed / soloSpeed);
+      }
       task.remainingWork -= done;
       task.workDone += done;
       progressClock = now;

@@ -50,6 +50,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   final IdleLoop idleLoop;
   final CoreSchedule core;
   final SchedTick schedTick;
+  final BackgroundIrqs background;
   final Workload workload;
 
   Engine(EngineSetup setup) {
@@ -119,6 +120,7 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
         new SchedTick(
             ctx, tick, fair, pelt, nohz, balancer, balancingTime, llcShared, idleLoop, core, chain,
             invariants);
+    this.background = new BackgroundIrqs(ctx, progress, balancingTime, schedTick, core);
     this.workload =
         setup.workload().provider().create(
             new EngineWorkloadContext(
@@ -135,11 +137,17 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
         ctx.random.nextPlugin(), scratchMasks, ctx.counters);
   }
 
-  /** Starts the run: CPUs idle, the first tick, the workload's tasks forked, the end scheduled. */
+  /**
+   * Starts the run: CPUs idle, the first tick, the workload's tasks forked, the background started
+   * (its kernel workers forked), the end scheduled.
+   */
   void begin() {
     idleLoop.boot();
     schedTick.start();
-    workload.start(new Host());
+    Host host = new Host();
+    workload.start(host);
+    // After the workload's tasks, so that their ids do not depend on the background.
+    background.start((spec, program, cpu) -> host.spawn(spec, program, cpu));
     ctx.loop.schedule(ctx.durationNs, new Event.End());
   }
 
@@ -224,6 +232,11 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   @Override
   public void onPhaseEnd(int cpu, long token) {
     core.onPhaseEnd(cpu, token);
+  }
+
+  @Override
+  public void onBackgroundIrq(int source) {
+    background.onArrival(source);
   }
 
   @Override

@@ -71,6 +71,33 @@ import java.util.function.Consumer;
  *     400 µs (see {@code deepIdleExitNs})
  * @param wakeupRule which kernel's rule places a waking task and decides wakeup preemption
  *     (default {@link WakeupRule#EEVDF}; {@link WakeupRule#CFS_6_1} for the kernel oracle's 6.1)
+ * @param idleTimerRateHz timer expiries per second on each CPU ({@code -E idle_timer_rate}): a
+ *     tickless idle CPU's hrtimer is programmed to its next timer event (RCU, the watchdog,
+ *     deferrable timers of the vmstat and workqueue code), and each expiry runs {@code
+ *     tick_nohz_handler()}'s tick path, {@code sched_tick()} with {@code sched_balance_trigger()},
+ *     on the idle CPU; on a busy CPU the expiry's work steals from the running task. Default 3.6,
+ *     the local timer interrupts per idle CPU per second the kernel oracle measured in a Linux 6.1
+ *     guest (docs/kernel-oracle.md, "Idle-CPU timer wakeups"); 0: idle CPUs never wake
+ * @param timerIrqNs CPU time of one such expiry (the hrtimer interrupt and its callbacks);
+ *     default 2 µs, an assumption
+ * @param deviceIrqRateHz device interrupts per second ({@code -E device_irq_rate}), all handled
+ *     on the boot CPU (the first online CPU): on arm64 with a GIC and no irqbalance, an interrupt
+ *     that is not affinity-managed keeps the affinity of the CPU that requested it, the boot CPU
+ *     at probe time. Default 100, an assumption for a quiet server (NIC link and management
+ *     queues, BMC, console); no measurement of Vera exists. Each steals {@code deviceIrqNs} from
+ *     the task running there or occupies the idle CPU
+ * @param deviceIrqNs CPU time of one device interrupt (hardirq and its softirq); default 5 µs,
+ *     an assumption
+ * @param kworkerRateHz how often each CPU's bound kernel worker ({@code kworker/N}, a nice-0
+ *     task pinned to its CPU that {@code worker_thread()} runs) wakes for work, per second
+ *     ({@code -E kworker_rate}). Default 1: {@code vmstat_update()} every {@code
+ *     vm.stat_interval} (1 s, Documentation/admin-guide/sysctl/vm.rst) on a CPU whose counters
+ *     changed, the most regular per-CPU work item; 0: no kernel workers. The worker is a real
+ *     task: it leaves an idle CPU's idle loop and returns through newidle balancing, and on a busy
+ *     CPU it queues beside the running task ({@code nr_running} 2) until wakeup preemption or the
+ *     slice lets it run
+ * @param kworkerRunNs work one kernel-worker wakeup does (work units: ns alone at capacity
+ *     1024); default 10 µs, an assumption
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -89,10 +116,19 @@ public record EngineOptions(
     long wakeupRaceWindowNs,
     long deepIdleExitNs,
     long deepIdleResidencyNs,
-    WakeupRule wakeupRule) {
+    WakeupRule wakeupRule,
+    double idleTimerRateHz,
+    long timerIrqNs,
+    double deviceIrqRateHz,
+    long deviceIrqNs,
+    double kworkerRateHz,
+    long kworkerRunNs) {
 
   /** The system property that turns the invariant checker on in {@link #defaults()}. */
   public static final String INVARIANTS_PROPERTY = "schedlab.invariants";
+
+  /** The largest background rate accepted, per second (per CPU for timers and workers). */
+  public static final double MAX_RATE_HZ = 1_000_000;
 
   /** @throws IllegalArgumentException for a negative cost or a sweep period below 1 */
   public EngineOptions {
@@ -105,6 +141,12 @@ public record EngineOptions(
     requireNonNegative("deepIdleExitNs", deepIdleExitNs);
     requireNonNegative("deepIdleResidencyNs", deepIdleResidencyNs);
     Objects.requireNonNull(wakeupRule, "wakeupRule");
+    requireRate("idleTimerRateHz", idleTimerRateHz);
+    requireNonNegative("timerIrqNs", timerIrqNs);
+    requireRate("deviceIrqRateHz", deviceIrqRateHz);
+    requireNonNegative("deviceIrqNs", deviceIrqNs);
+    requireRate("kworkerRateHz", kworkerRateHz);
+    requireNonNegative("kworkerRunNs", kworkerRunNs);
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
           "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
@@ -117,12 +159,15 @@ public record EngineOptions(
    * invariants per the {@value #INVARIANTS_PROPERTY} system property, full sweep every 10 jiffies,
    * 10 ms of idle history, balance stamps spread, the tick stopped at every idle entry, ticks not
    * skewed, no wakeup race window, no deep idle state (residency 400 µs if one is set), EEVDF's
-   * wakeup rule.
+   * wakeup rule, the machine's background: 3.6 timer expiries per CPU per second of 2 µs, 100
+   * device interrupts a second of 5 µs on the boot CPU, each CPU's kernel worker woken once a
+   * second for 10 µs.
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
         2_000, 100, 300, 10, true, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false, false, 0, 0, 400_000, WakeupRule.EEVDF);
+        10_000_000, true, false, false, 0, 0, 400_000, WakeupRule.EEVDF, 3.6, 2_000, 100, 5_000,
+        1, 10_000);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -193,6 +238,53 @@ public record EngineOptions(
     return with(f -> f.deepIdleResidencyNs = value);
   }
 
+  /** A copy with another timer expiry rate per CPU (0: idle CPUs never wake). */
+  public EngineOptions withIdleTimerRateHz(double value) {
+    return with(f -> f.idleTimerRateHz = value);
+  }
+
+  /** A copy with another CPU time per timer expiry. */
+  public EngineOptions withTimerIrqNs(long value) {
+    return with(f -> f.timerIrqNs = value);
+  }
+
+  /** A copy with another device interrupt rate on the boot CPU (0: none). */
+  public EngineOptions withDeviceIrqRateHz(double value) {
+    return with(f -> f.deviceIrqRateHz = value);
+  }
+
+  /** A copy with another CPU time per device interrupt. */
+  public EngineOptions withDeviceIrqNs(long value) {
+    return with(f -> f.deviceIrqNs = value);
+  }
+
+  /** A copy with another kernel-worker wakeup rate per CPU (0: no kernel workers). */
+  public EngineOptions withKworkerRateHz(double value) {
+    return with(f -> f.kworkerRateHz = value);
+  }
+
+  /** A copy with another amount of work per kernel-worker wakeup. */
+  public EngineOptions withKworkerRunNs(long value) {
+    return with(f -> f.kworkerRunNs = value);
+  }
+
+  /**
+   * A copy without the machine's background (no timer expiries, device interrupts or kernel
+   * workers): the quiet machine the engine modelled before it had one.
+   */
+  public EngineOptions withoutBackground() {
+    return with(f -> {
+      f.idleTimerRateHz = 0;
+      f.deviceIrqRateHz = 0;
+      f.kworkerRateHz = 0;
+    });
+  }
+
+  /** Whether any background activity is on. */
+  public boolean hasBackground() {
+    return idleTimerRateHz > 0 || deviceIrqRateHz > 0 || kworkerRateHz > 0;
+  }
+
   /** A copy with wakeup preemption on or off. */
   public EngineOptions withWakeupPreemption(boolean value) {
     return with(f -> f.wakeupPreemption = value);
@@ -234,6 +326,12 @@ public record EngineOptions(
     long deepIdleExitNs;
     long deepIdleResidencyNs;
     WakeupRule wakeupRule;
+    double idleTimerRateHz;
+    long timerIrqNs;
+    double deviceIrqRateHz;
+    long deviceIrqNs;
+    double kworkerRateHz;
+    long kworkerRunNs;
 
     Fields(EngineOptions o) {
       ipiLatencyNs = o.ipiLatencyNs;
@@ -253,6 +351,12 @@ public record EngineOptions(
       deepIdleExitNs = o.deepIdleExitNs;
       deepIdleResidencyNs = o.deepIdleResidencyNs;
       wakeupRule = o.wakeupRule;
+      idleTimerRateHz = o.idleTimerRateHz;
+      timerIrqNs = o.timerIrqNs;
+      deviceIrqRateHz = o.deviceIrqRateHz;
+      deviceIrqNs = o.deviceIrqNs;
+      kworkerRateHz = o.kworkerRateHz;
+      kworkerRunNs = o.kworkerRunNs;
     }
 
     EngineOptions build() {
@@ -260,7 +364,15 @@ public record EngineOptions(
           ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
           wakeupPreemption, runToParity, checkInvariants, invariantSweepJiffies, idleHistoryNs,
           spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs, deepIdleExitNs,
-          deepIdleResidencyNs, wakeupRule);
+          deepIdleResidencyNs, wakeupRule, idleTimerRateHz, timerIrqNs, deviceIrqRateHz,
+          deviceIrqNs, kworkerRateHz, kworkerRunNs);
+    }
+  }
+
+  private static void requireRate(String name, double value) {
+    if (!(value >= 0) || value > MAX_RATE_HZ) {
+      throw new IllegalArgumentException(
+          name + " " + value + " outside the allowed range 0.." + (long) MAX_RATE_HZ);
     }
   }
 

@@ -61,6 +61,13 @@ final class EngineStatistics {
   /** Duration of each newidle balance that did work. */
   final Log2Histogram newidleDuration = new Log2Histogram();
 
+  /**
+   * Runqueue-lock hold times the engine's parts take outside {@code sched_balance_rq()} (which
+   * records its own in {@code LbStats}): {@code sched_balance_update_blocked_averages()} and the
+   * ILB's {@code update_rq_clock()} of each CPU it balances.
+   */
+  final Log2Histogram rqLockHold = new Log2Histogram();
+
   /** Idle-to-task switches with a busy SMT sibling (running a task or balancing work). */
   long smtContention;
   /** ... of which no sibling ran a task: the sibling was busy balancing (ILB, newidle). */

@@ -13,6 +13,7 @@ sealed interface Event
         Event.ReschedIpi,
         Event.ActiveBalanceStop,
         Event.PhaseEnd,
+        Event.BackgroundIrq,
         Event.End {
 
   /** Tie-break among events at the same instant: lower fires first. */
@@ -38,6 +39,8 @@ sealed interface Event
     void onActiveBalance(int busiestCpu, int targetCpu);
 
     void onPhaseEnd(int cpu, long token);
+
+    void onBackgroundIrq(int source);
 
     void onEnd();
   }
@@ -149,6 +152,22 @@ sealed interface Event
     @Override
     public void fire(Handler handler) {
       handler.onPhaseEnd(cpu, token);
+    }
+  }
+
+  /**
+   * The next arrival of one source of the machine's background ({@link BackgroundIrqs}: timer
+   * expiries, device interrupts, kernel-worker wakeups); one instance per source, re-scheduled.
+   */
+  record BackgroundIrq(int source) implements Event {
+    @Override
+    public int priority() {
+      return 7;
+    }
+
+    @Override
+    public void fire(Handler handler) {
+      handler.onBackgroundIrq(source);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.schedlab.core.engine;
 
 import dev.schedlab.cpumask.ImmutableCpuMask;
+import dev.schedlab.spi.LostWork;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.topology.Topology;
 
@@ -269,6 +270,7 @@ final class FairClass {
     rq.moveToHead(next);
     rq.pcount++;
     rq.runDelayNs += now - next.waitStartNs;
+    next.lostWork[LostWork.RUNQUEUE_WAIT.ordinal()] += now - next.waitStartNs;
     if (next.wakeStampNs >= 0) {
       ctx.stats.wakeupLatency.recordValue(now - next.wakeStampNs);
       next.wakeStampNs = -1;

@@ -282,11 +282,16 @@ final class NohzBalancing {
     long ns = nohzIdleBalance(rq, flags);
     long now = ctx.now();
     ctx.listener.ilbRun(now, rq.cpu, ns);
-    if (!balancingTime.chargeBalancing(rq, ns) || rq.nr > 0) {
+    // The siblings re-arm when the pass makes this CPU busy: they charge it to the ILB.
+    rq.ilbPassStarting = true;
+    boolean began = balancingTime.chargeBalancing(rq, ns);
+    rq.ilbPassStarting = false;
+    if (!began || rq.nr > 0) {
       stats.ilbDuration.recordNs(ns);
       return;
     }
     rq.ilbPassStartNs = now;
+    rq.busyRanIlb = true;
     rq.ilbPassFlags = flags;
     rq.ilbPassAborted = false;
     rq.ilbVisitNs = Math.max(1, (ns - costModel.baseNs()) / Math.max(1, passVisited));
@@ -377,6 +382,9 @@ final class NohzBalancing {
     }
     if (passJiffies >= balancer.nextBalance(cpu)
         && (passFlags & NOHZ_BALANCE_KICK) != 0) {
+      // _nohz_idle_balance() takes the CPU's rq lock for update_rq_clock() before balancing on
+      // its behalf: a hold of about one CPU visit's cost.
+      stats.rqLockHold.recordNs(ctx.options.ilbPerCpuVisitedNs());
       cpuCost.reset();
       balancer.balanceDomains(cpu, IdleType.IDLE, cpuCost);
       chain.notifyPeriodicBalance(cpu);

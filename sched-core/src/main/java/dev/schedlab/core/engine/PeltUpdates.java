@@ -56,8 +56,13 @@ final class PeltUpdates {
     }
   }
 
-  /** Equivalent of {@code sched_balance_update_blocked_averages(cpu)} for one root cfs_rq. */
+  /**
+   * Equivalent of {@code sched_balance_update_blocked_averages(cpu)} for one root cfs_rq. The
+   * kernel runs it under {@code rq_lock_irqsave()} of that CPU's runqueue: the hold is recorded
+   * as the update's cost ({@code -E blocked_load_update_cost}).
+   */
   void updateBlockedAverages(int cpu) {
+    ctx.stats.rqLockHold.recordNs(ctx.options.blockedLoadUpdateNs());
     CpuRunqueue rq = rqs[cpu];
     long now = ctx.now();
     if (rq.curr != null) {

@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 /**
  * Every random stream of a run, derived from one master seed with {@link SplittableRandom#split()}
  * in a fixed order: the workload's, the engine's tie-breaks, one {@code sched_rng()} per CPU, and
- * one per plugin in binding order, and the initial balance phases ({@link #balanceStamps()}).
+ * one per plugin in binding order, the initial balance phases ({@link #balanceStamps()}) and the
+ * machine's background ({@link #background()}).
  * Plugins draw from a separate root so that adding a plugin does not change the CPU or workload
  * streams; the balance-phase stream is split last so that adding it changed none of the others.
  */
@@ -16,6 +17,7 @@ final class RandomStreams {
   private final SplittableRandom[] perCpu;
   private final SplittableRandom pluginRoot;
   private final SplittableRandom balanceStamps;
+  private final SplittableRandom background;
 
   RandomStreams(long seed, int nrCpuIds) {
     SplittableRandom master = new SplittableRandom(seed);
@@ -27,6 +29,15 @@ final class RandomStreams {
     }
     this.pluginRoot = master.split();
     this.balanceStamps = master.split();
+    this.background = master.split();
+  }
+
+  /**
+   * The machine's background (timer expiries, device interrupts, kernel-worker wakeups: {@link
+   * BackgroundIrqs}); split after every other stream so that adding it changed none of them.
+   */
+  SplittableRandom background() {
+    return background;
   }
 
   SplittableRandom workload() {

@@ -80,7 +80,8 @@ final class RunResults {
         stats.smtNoContention,
         stats.ilbDuration,
         stats.newidleDuration,
-        Log2Histogram.ofBuckets(lb.lockHoldHistogram()),
+        Log2Histogram.ofBuckets(lb.lockHoldHistogram(), lb.lockHoldSumNs())
+            .plus(stats.rqLockHold),
         migrations,
         stats.wakeupMigrations,
         LatencySummary.of(stats.wakeupLatency),

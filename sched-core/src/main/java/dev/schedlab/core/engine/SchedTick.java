@@ -179,6 +179,21 @@ final class SchedTick {
     }
   }
 
+  /**
+   * A timer expiry on a tickless idle CPU ({@link BackgroundIrqs}): {@code tick_nohz_handler()}
+   * runs {@code sched_tick()} there, whose {@code sched_balance_trigger()} raises SCHED_SOFTIRQ
+   * when {@code rq->next_balance} is due; {@code nohz_balancer_kick()} returns at once for an
+   * idle CPU and the tick stays stopped.
+   */
+  void timerExpiryOnIdle(CpuRunqueue rq) {
+    int cpu = rq.cpu;
+    ctx.contextCpu = cpu;
+    if (hasDomains[cpu] && ctx.jiffies() >= balancer.nextBalance(cpu)) {
+      runTickSoftirq(rq, true);
+    }
+    core.afterEvent(cpu);
+  }
+
   /** {@code sched_balance_softirq()} raised by the tick. */
   private void runTickSoftirq(CpuRunqueue rq, boolean idle) {
     ctx.stats.softirqsFromTick++;

@@ -89,6 +89,12 @@ final class Task implements TaskView {
   /** Invalidates stale sleep timers. */
   long sleepToken;
 
+  /**
+   * Lost work so far by {@link dev.schedlab.spi.LostWork} cause, ns of solo progress ({@code
+   * TaskControl.lostWork}).
+   */
+  final double[] lostWork = new double[dev.schedlab.spi.LostWork.COUNT];
+
   /** When the task last became runnable and waiting (for {@code run_delay}). */
   long waitStartNs;
   /** When the task was last woken, or -1 once its wakeup latency was recorded. */

@@ -155,4 +155,12 @@ final class TaskProgramControl implements TaskControl {
     }
     return id;
   }
+
+  @Override
+  public void lostWork(double[] into) {
+    if (task == null) {
+      throw new IllegalStateException("TaskControl used outside a step of its task");
+    }
+    System.arraycopy(task.lostWork, 0, into, 0, task.lostWork.length);
+  }
 }

@@ -4,6 +4,7 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
+import dev.schedlab.spi.LostWork;
 import dev.schedlab.spi.PerformanceModel;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
@@ -23,6 +24,8 @@ final class TaskProgress {
   private final PerformanceModel performance;
   /** What the performance model reads. */
   final EnginePerfView perfView;
+  /** {@link #perfView} with the target CPU's siblings idle: the solo speed's view. */
+  private final SoloPerfView soloView;
   /** {@code EngineOptions.retainShortIdleTick}: the idle governor keeps a history. */
   private final boolean retainShortIdleTick;
   /** {@link EngineState#siblingsOf()}. */
@@ -70,6 +73,7 @@ final class TaskProgress {
       cpuTimers[cpu] = new Event.CpuTimer(cpu);
     }
     this.perfView = new EnginePerfView(ctx, this);
+    this.soloView = new SoloPerfView(perfView, siblingsOf);
   }
 
   /** Recomputes the running task's speed and (re)arms its CPU timer. */
@@ -86,6 +90,7 @@ final class TaskProgress {
           "performance model gave speed " + speed + " for task " + task.id + " on CPU " + rq.cpu);
     }
     rq.speed = speed;
+    rq.soloSpeed = siblingsOf[rq.cpu].length == 0 ? speed : soloSpeed(rq, task);
     rq.nextSpeedChange = change > now ? change : Long.MAX_VALUE;
     long completion = completionAt(rq, task, speed);
     rq.completionTime = completion;
@@ -100,6 +105,42 @@ final class TaskProgress {
     } else {
       ctx.loop.cancelSlot(rq.cpu);
     }
+  }
+
+  /**
+   * {@code task}'s speed on {@code rq}'s CPU with every sibling idle and out of its qualification
+   * window, and (in {@code rq.slowCause}) what the siblings are doing now, the cause its
+   * slowdown is charged to until the next arming: a sibling running a task, then one running an
+   * ILB pass, one busy with other kernel work, one idle after an ILB pass (its qualification
+   * window), else other work's window.
+   */
+  private double soloSpeed(CpuRunqueue rq, Task task) {
+    boolean siblingTask = false;
+    boolean siblingIlb = false;
+    boolean siblingOther = false;
+    boolean afterIlb = false;
+    for (int sibling : siblingsOf[rq.cpu]) {
+      CpuRunqueue other = rqs[sibling];
+      if (other.curr != null) {
+        siblingTask = true;
+      } else if (other.perfBusy) {
+        if (other.ilbVisitNs > 0 || other.ilbPassStarting) {
+          siblingIlb = true;
+        } else {
+          siblingOther = true;
+        }
+      } else if (other.lastBusyWasIlb) {
+        afterIlb = true;
+      }
+    }
+    rq.slowCause =
+        (siblingTask ? LostWork.SIBLING_TASK
+            : siblingIlb ? LostWork.SIBLING_ILB
+            : siblingOther ? LostWork.SIBLING_OTHER
+            : afterIlb ? LostWork.SIBLING_ILB_QUALIFICATION
+            : LostWork.SIBLING_OTHER).ordinal();
+    soloView.target = rq.cpu;
+    return performance.speed(rq.cpu, task.id, soloView);
   }
 
   /** When {@code task}'s step completes at {@code speed}, after any pause. */
@@ -124,11 +165,15 @@ final class TaskProgress {
     armTimer(rq);
   }
 
-  /** Softirq or stopper work on a CPU running a task: the task makes no progress for {@code ns}. */
-  void steal(CpuRunqueue rq, long ns) {
+  /**
+   * Softirq, stopper or interrupt work on a CPU running a task: the task makes no progress for
+   * {@code ns}, lost work of {@code cause}.
+   */
+  void steal(CpuRunqueue rq, long ns, LostWork cause) {
     if (ns <= 0 || rq.curr == null) {
       return;
     }
+    rq.curr.lostWork[cause.ordinal()] += ns;
     rq.updateCurr(ctx.now());
     rq.pausedUntil = Math.max(rq.pausedUntil, ctx.now()) + ns;
     rq.stolenNs += ns;
@@ -168,6 +213,7 @@ final class TaskProgress {
     }
     rq.perfBusy = busy;
     if (busy) {
+      rq.busyRanIlb = rq.ilbPassStarting;
       if (retainShortIdleTick && rq.curr == null && rq.idleSince >= 0) {
         // An interrupt or a task ended a hardware idle period: the governor's history.
         IdleGovernor.record(rq, ctx.now() - rq.idleSince);
@@ -175,6 +221,7 @@ final class TaskProgress {
       rq.busySince = ctx.now();
     } else {
       rq.idleSince = ctx.now();
+      rq.lastBusyWasIlb = rq.busyRanIlb;
     }
     for (int sibling : siblingsOf[rq.cpu]) {
       CpuRunqueue other = rqs[sibling];

@@ -72,6 +72,24 @@ public final class Log2Histogram {
     return count == 0 ? 0 : (double) sumNs / count;
   }
 
+  /** Builds a histogram from bucket counts and the sum of the values they hold. */
+  public static Log2Histogram ofBuckets(long[] buckets, long sumNs) {
+    Log2Histogram histogram = ofBuckets(buckets);
+    histogram.sumNs = sumNs;
+    return histogram;
+  }
+
+  /** A new histogram holding this one's values and {@code other}'s. */
+  public Log2Histogram plus(Log2Histogram other) {
+    Log2Histogram sum = ofBuckets(counts, sumNs + other.sumNs);
+    sum.maxNs = Math.max(maxNs, other.maxNs);
+    for (int i = 0; i < BUCKETS; i++) {
+      sum.counts[i] += other.counts[i];
+      sum.count += other.counts[i];
+    }
+    return sum;
+  }
+
   /** Builds a histogram from bucket counts (for example {@code LbStats.lockHoldHistogram()}). */
   public static Log2Histogram ofBuckets(long[] buckets) {
     Log2Histogram histogram = new Log2Histogram();

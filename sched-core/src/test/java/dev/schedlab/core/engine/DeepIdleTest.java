@@ -64,13 +64,13 @@ final class DeepIdleTest {
 
   @Test
   void fullyIdleCore_pastResidency_paysTheExitLatency() {
-    long ns = wakeToRun(EngineOptions.defaults().withDeepIdleExitNs(EXIT), true);
+    long ns = wakeToRun(EngineOptions.defaults().withoutBackground().withDeepIdleExitNs(EXIT), true);
     assertThat(ns).isBetween(IPI + EXIT, IPI + EXIT + 1_000);
   }
 
   @Test
   void siblingOfABusyCpu_isNotInTheCoreState_paysTheIpiOnly() {
-    long ns = wakeToRun(EngineOptions.defaults().withDeepIdleExitNs(EXIT), false);
+    long ns = wakeToRun(EngineOptions.defaults().withoutBackground().withDeepIdleExitNs(EXIT), false);
     assertThat(ns).isBetween(IPI, IPI + 1_000);
   }
 
@@ -78,14 +78,14 @@ final class DeepIdleTest {
   void coreIdleShorterThanTheResidency_paysTheIpiOnly() {
     // The idle history puts every CPU's last idle instant at most 10 ms before the start, so at
     // 5 ms no core has been idle for 20 ms.
-    long ns = wakeToRun(EngineOptions.defaults().withDeepIdleExitNs(EXIT)
+    long ns = wakeToRun(EngineOptions.defaults().withoutBackground().withDeepIdleExitNs(EXIT)
         .withDeepIdleResidencyNs(20 * MS), true);
     assertThat(ns).isBetween(IPI, IPI + 1_000);
   }
 
   @Test
   void withoutTheOption_noExitLatency() {
-    long ns = wakeToRun(EngineOptions.defaults(), true);
+    long ns = wakeToRun(EngineOptions.defaults().withoutBackground(), true);
     assertThat(ns).isBetween(IPI, IPI + 1_000);
   }
 }

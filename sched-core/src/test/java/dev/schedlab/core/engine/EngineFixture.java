@@ -26,7 +26,9 @@ final class EngineFixture {
   private PolicyBinding<NohzIdleTrackingProvider> nohz;
   private final List<PolicyBinding<BalancePassProvider>> passes = new ArrayList<>();
   private final List<PolicyBinding<WakeupPolicyProvider>> wakeups = new ArrayList<>();
-  private EngineOptions options = EngineOptions.defaults().withCheckInvariants(true);
+  // A quiet machine: the engine tests isolate one mechanism; BackgroundIrqsTest adds the rest.
+  private EngineOptions options =
+      EngineOptions.defaults().withoutBackground().withCheckInvariants(true);
   private BalancerOptions balancer = BalancerOptions.defaults();
   private long durationNs = 1_000_000_000L;
   private long seed = 1;

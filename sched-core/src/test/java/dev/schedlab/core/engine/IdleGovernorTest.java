@@ -94,7 +94,7 @@ final class IdleGovernorTest {
 
   private static EngineRun sleeper(boolean governor) {
     return EngineFixture.on("1n1l4c1t")
-        .options(EngineOptions.defaults().withCheckInvariants(true)
+        .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
             .withRetainShortIdleTick(governor))
         .tasks(host -> host.spawn(
             EngineFixture.pinned("s", 4, 1),

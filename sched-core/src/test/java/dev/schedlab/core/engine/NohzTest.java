@@ -142,7 +142,7 @@ final class NohzTest {
   }
 
   private static final EngineOptions BOOT_STAMPS =
-      EngineOptions.defaults().withCheckInvariants(true).withSpreadBalanceStamps(false);
+      EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSpreadBalanceStamps(false);
 
   @Test
   void ilbPass_visitsIdleMaskFromIlbPlusOneWrappingItselfLast() {
@@ -216,7 +216,7 @@ final class NohzTest {
     long visitNs = 100_000;
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true)
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
                 .withIlbPerCpuVisitedNs(visitNs))
             .tasks(host -> {
               host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);

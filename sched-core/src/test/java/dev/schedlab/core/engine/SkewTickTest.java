@@ -47,7 +47,7 @@ final class SkewTickTest {
     List<Kick> kicks = new ArrayList<>();
     EngineRun sim =
         EngineFixture.on("1n1l8c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true).withSkewTick(skew))
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSkewTick(skew))
             .duration(200 * MS)
             .tasks(host -> {
               for (int cpu = 1; cpu <= 5; cpu++) {

@@ -33,7 +33,7 @@ final class SpawnRunsAtOnceTest {
         List.of(PolicyBinding.withDefaults(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))),
         new PolicyBinding<>(schbench, Parameters.resolve(schbench.descriptor(),
             Map.of("policy", "idle", "message_threads", "4", "workers", "1"))),
-        1, 100_000_000L, 1000, EngineOptions.defaults().withCheckInvariants(true),
+        1, 100_000_000L, 1000, EngineOptions.defaults().withoutBackground().withCheckInvariants(true),
         BalancerOptions.defaults(), BalanceCostModel.defaults());
     SimulationResult result = new Simulation(setup).run();
     // A worker's cycle is at least its 100 us sleep and 100 us request: 5000 requests/s each,

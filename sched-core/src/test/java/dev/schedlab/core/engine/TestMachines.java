@@ -109,7 +109,7 @@ final class TestMachines {
         seed,
         durationNs,
         1000,
-        EngineOptions.defaults().withCheckInvariants(true),
+        EngineOptions.defaults().withoutBackground().withCheckInvariants(true),
         BalancerOptions.defaults(),
         BalanceCostModel.defaults());
   }

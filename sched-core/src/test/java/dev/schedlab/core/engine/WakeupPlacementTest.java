@@ -98,7 +98,7 @@ final class WakeupPlacementTest {
     // SIS_UTIL off: with both CPUs at full utilisation it would stop the scan altogether.
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
             .tasks(host -> {
               host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
               host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
@@ -212,7 +212,7 @@ final class WakeupPlacementTest {
   private static EngineRun idleWakerAloneOnCpu0(WakeupPolicy.Vote vote) {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(vote))
             .tasks(host -> {
               host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
@@ -257,7 +257,7 @@ final class WakeupPlacementTest {
   void syncWakeup_wakerNotAlone_noSyncShortcut() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true).withSisUtil(false))
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
             .tasks(host -> {
               host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);

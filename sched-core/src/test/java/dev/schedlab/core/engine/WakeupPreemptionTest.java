@@ -78,7 +78,7 @@ final class WakeupPreemptionTest {
               WorkClass.COMPUTE), sleepThenRun(bWakes), 0);
         });
     if (!runToParity) {
-      fixture.options(EngineOptions.defaults().withCheckInvariants(true).withRunToParity(false));
+      fixture.options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withRunToParity(false));
     }
     return fixture.build();
   }

@@ -32,7 +32,7 @@ final class WakeupRaceTest {
   private static int race(long windowNs, int bWaker) {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .options(EngineOptions.defaults().withCheckInvariants(true)
+            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
                 .withWakeupRaceWindowNs(windowNs))
             .tasks(host -> {
               host.spawn(task("w0", "0"), ScriptedWorkload.spin(), 0);
