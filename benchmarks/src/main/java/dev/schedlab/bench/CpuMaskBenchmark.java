@@ -27,8 +27,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The {@link CpuMask} operations of the balancing hot paths, each measured three ways: our masks
  * ({@code _cpuMask}), {@link BitSet} doing the same work ({@code _bitSet}), and the same operation
- * as a plain loop over {@code long[]} words ({@code _longArray}), the lower bound the speed goal
- * is stated against ("within 2x of the raw long[] loop").
+ * as a plain loop over {@code long[]} words ({@code _longArray}), the lower bound the speed goal is
+ * stated against ("within 2x of the raw long[] loop").
  *
  * <p>Inputs are random with a fixed seed and have about half the CPUs set, as an idle mask and an
  * affinity mask have on a half-loaded machine. On such a mask {@code first} and {@code intersects}
@@ -60,16 +60,22 @@ public class CpuMaskBenchmark {
 
   /** Like {@code nohz.idle_cpus_mask}: mutable, about half set. */
   private MutableCpuMask idleCpus;
+
   /** Like {@code p->cpus_ptr}: immutable, about half set, independent of {@link #idleCpus}. */
   private ImmutableCpuMask allowedCpus;
+
   /** The complement of {@link #idleCpus}: disjoint from it. */
   private ImmutableCpuMask busyCpus;
+
   /** Only CPU {@code nrCpuIds - 1} set, so a search from 0 reads every word. */
   private ImmutableCpuMask lastCpuOnly;
+
   /** The reused cursor of the {@code cursor*} rows. */
   private final CpuCursor cursor = new CpuCursor();
+
   /** The destination of {@code and} and {@code andNot}, like a borrowed scratch mask. */
   private MutableCpuMask candidates;
+
   /** The procedure of the {@code forEachCpu} rows, reused so that nothing is allocated. */
   private final SumProcedure sum = new SumProcedure();
 
@@ -439,33 +445,43 @@ public class CpuMaskBenchmark {
   }
 
   private void checkTheThreeFormsAgree() {
-    expectSame("and non-empty", candidates.and(idleCpus, allowedCpus),
+    expectSame(
+        "and non-empty",
+        candidates.and(idleCpus, allowedCpus),
         and(candidateWords, idleWords, allowedWords));
     and(candidateBits, idleBits, allowedBits);
     expectSameBits("and", candidates, candidateBits, candidateWords);
 
-    expectSame("andNot non-empty", candidates.andNot(idleCpus, allowedCpus),
+    expectSame(
+        "andNot non-empty",
+        candidates.andNot(idleCpus, allowedCpus),
         andNot(candidateWords, idleWords, allowedWords));
     andNot(candidateBits, idleBits, allowedBits);
     expectSameBits("andNot", candidates, candidateBits, candidateWords);
 
     expectSame("weight", idleCpus.weight(), idleBits.cardinality(), weight(idleWords));
-    expectSame("first", lastCpuOnly.first(), lastCpuOnlyBits.nextSetBit(0),
-        first(lastCpuOnlyWords));
+    expectSame(
+        "first", lastCpuOnly.first(), lastCpuOnlyBits.nextSetBit(0), first(lastCpuOnlyWords));
     expectSame("next", sumCpus(idleCpus), sumCpus(idleBits), sumCpus(idleWords));
     and(candidateBits, idleBits, allowedBits);
-    expectSame("nextAnd", sumCpusAnd(idleCpus, allowedCpus), sumCpus(candidateBits),
+    expectSame(
+        "nextAnd",
+        sumCpusAnd(idleCpus, allowedCpus),
+        sumCpus(candidateBits),
         sumCpusAnd(idleWords, allowedWords));
     expectSame("cursor", sumCpus(cursor.over(idleCpus)), sumCpus(idleBits), sumCpus(idleWords));
-    expectSame("cursorAnd", sumCpus(cursor.overAnd(idleCpus, allowedCpus)),
-        sumCpus(candidateBits), sumCpusAnd(idleWords, allowedWords));
+    expectSame(
+        "cursorAnd",
+        sumCpus(cursor.overAnd(idleCpus, allowedCpus)),
+        sumCpus(candidateBits),
+        sumCpusAnd(idleWords, allowedWords));
     sum.total = 0;
     idleCpus.forEachCpu(sum);
     expectSame("forEachCpu", sum.total, sumCpus(idleBits), sumCpus(idleWords));
     sum.total = 0;
     idleCpus.forEachCpuAnd(allowedCpus, sum);
-    expectSame("forEachCpuAnd", sum.total, sumCpus(candidateBits),
-        sumCpusAnd(idleWords, allowedWords));
+    expectSame(
+        "forEachCpuAnd", sum.total, sumCpus(candidateBits), sumCpusAnd(idleWords, allowedWords));
     expectSame("intersects", idleCpus.intersects(busyCpus), idleBits.intersects(busyBits));
     expectSame("intersects", idleCpus.intersects(busyCpus), intersects(idleWords, busyWords));
     if (idleCpus.intersects(busyCpus)) {
@@ -475,8 +491,14 @@ public class CpuMaskBenchmark {
 
   private static void expectSame(String operation, int cpuMask, int bitSet, int longArray) {
     if (cpuMask != bitSet || cpuMask != longArray) {
-      throw new IllegalStateException(operation + " disagrees: CpuMask " + cpuMask + ", BitSet "
-          + bitSet + ", long[] " + longArray);
+      throw new IllegalStateException(
+          operation
+              + " disagrees: CpuMask "
+              + cpuMask
+              + ", BitSet "
+              + bitSet
+              + ", long[] "
+              + longArray);
     }
   }
 
@@ -492,8 +514,14 @@ public class CpuMaskBenchmark {
       maskWords[i] = cpuMask.word(i);
     }
     if (!Arrays.equals(maskWords, toWords(bitSet)) || !Arrays.equals(maskWords, words)) {
-      throw new IllegalStateException(operation + " disagrees: CpuMask " + cpuMask.toCpuList()
-          + ", BitSet " + bitSet + ", long[] " + Arrays.toString(words));
+      throw new IllegalStateException(
+          operation
+              + " disagrees: CpuMask "
+              + cpuMask.toCpuList()
+              + ", BitSet "
+              + bitSet
+              + ", long[] "
+              + Arrays.toString(words));
     }
   }
 }

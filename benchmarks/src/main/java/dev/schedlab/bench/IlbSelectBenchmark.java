@@ -27,28 +27,28 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One {@code find_new_ilb()} call: the idle-core selector ({@code idleCore}, the v4 rule merged
- * for Linux 7.3; on these constant-offset SMT machines its word-parallel form over the state
- * view's {@code idleMask()}/{@code idleCoreMask()}, which the engine maintains incrementally and
- * so does {@link ArrayCpuState}, whose {@code is_core_idle()} reads per-CPU sibling lists built
- * once as the engine's own view does) against the same rule written plainly
- * with {@link BitSet} ({@code idleCoreBitSet}: the kernel's walk over a reused candidate set,
- * testing {@code idle_cpu()} and {@code is_core_idle()} per visited CPU and pruning siblings, so
- * it too allocates nothing once sized), with the 7.1 first-idle selector ({@code firstIdle}, also
- * word-parallel over {@code idleMask()}) for scale.
+ * One {@code find_new_ilb()} call: the idle-core selector ({@code idleCore}, the v4 rule merged for
+ * Linux 7.3; on these constant-offset SMT machines its word-parallel form over the state view's
+ * {@code idleMask()}/{@code idleCoreMask()}, which the engine maintains incrementally and so does
+ * {@link ArrayCpuState}, whose {@code is_core_idle()} reads per-CPU sibling lists built once as the
+ * engine's own view does) against the same rule written plainly with {@link BitSet} ({@code
+ * idleCoreBitSet}: the kernel's walk over a reused candidate set, testing {@code idle_cpu()} and
+ * {@code is_core_idle()} per visited CPU and pruning siblings, so it too allocates nothing once
+ * sized), with the 7.1 first-idle selector ({@code firstIdle}, also word-parallel over {@code
+ * idleMask()}) for scale.
  *
  * <p>Machines ({@code threads} per core): SMT2 with split sibling numbering (CPU n and n + cores
  * are siblings, as on Vera and x86): 352 CPUs is Vera ({@code 2n1l88c2t}), 4096 is {@code
- * 4n4l128c2t}, 8192 is {@code 8n4l128c2t}; SMT4 and SMT8 with adjacent numbering (a core's
- * threads are consecutive CPUs, as on POWER): the same node and LLC counts with half or a quarter
- * of the cores per LLC ({@code 2n1l44c4t}, {@code 2n1l22c8t}, ...). The kicker is the lowest busy
- * CPU; every CPU is a housekeeping CPU. Scenarios:
+ * 4n4l128c2t}, 8192 is {@code 8n4l128c2t}; SMT4 and SMT8 with adjacent numbering (a core's threads
+ * are consecutive CPUs, as on POWER): the same node and LLC counts with half or a quarter of the
+ * cores per LLC ({@code 2n1l44c4t}, {@code 2n1l22c8t}, ...). The kicker is the lowest busy CPU;
+ * every CPU is a housekeeping CPU. Scenarios:
  *
  * <ul>
- *   <li>{@code GEMM_HALF_BUSY}: the Vera GEMM of seeds-digest §1, one CPU-bound thread per core
- *       on thread 0, the core's other threads idle and tickless. No core is fully idle, so idle-core walks every
- *       idle CPU before taking its fallback, the worst case of "may scan more CPUs", while
- *       first-idle stops at the first one.
+ *   <li>{@code GEMM_HALF_BUSY}: the Vera GEMM of seeds-digest §1, one CPU-bound thread per core on
+ *       thread 0, the core's other threads idle and tickless. No core is fully idle, so idle-core
+ *       walks every idle CPU before taking its fallback, the worst case of "may scan more CPUs",
+ *       while first-idle stops at the first one.
  *   <li>{@code MOSTLY_IDLE}: 90 % of CPUs idle at random (fixed seed).
  *   <li>{@code MOSTLY_BUSY}: 10 % of CPUs idle at random.
  *   <li>{@code BUSY_95}: 5 % of CPUs idle at random: on SMT8 almost no core is fully idle, so the

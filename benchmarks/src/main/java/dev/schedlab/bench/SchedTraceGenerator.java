@@ -16,11 +16,11 @@ import java.util.SplittableRandom;
 /**
  * Writes a synthetic tracefs {@code trace} file of the eight scheduler events' kind that {@code
  * wl.trace} imports, for measuring the import and the replay at scale (a 10-second, 1,000-task
- * trace): every task exists at the start, each CPU runs its queue's tasks in bursts of 20-400 µs,
- * a burst ends blocked ({@code prev_state=S}, 70 %) or preempted ({@code R}), and the running task
- * wakes a sleeper at the end of most bursts ({@code sched_waking}, {@code sched_migrate_task}
- * when the sleeper moves, {@code sched_wakeup}): a wake edge. An idle CPU's timer wakes a sleeper
- * from the idle task every 50-1,000 µs (a timed sleep). Events are in time order; times are whole
+ * trace): every task exists at the start, each CPU runs its queue's tasks in bursts of 20-400 µs, a
+ * burst ends blocked ({@code prev_state=S}, 70 %) or preempted ({@code R}), and the running task
+ * wakes a sleeper at the end of most bursts ({@code sched_waking}, {@code sched_migrate_task} when
+ * the sleeper moves, {@code sched_wakeup}): a wake edge. An idle CPU's timer wakes a sleeper from
+ * the idle task every 50-1,000 µs (a timed sleep). Events are in time order; times are whole
  * microseconds. Deterministic for a seed.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.schedlab.bench.SchedTraceGenerator OUT [TASKS]
@@ -79,8 +79,9 @@ public final class SchedTraceGenerator {
   public long write(OutputStream out) throws IOException {
     Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.US_ASCII), 1 << 16);
     w.write("# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:" + cpus + "\n#\n");
-    PriorityQueue<long[]> due = new PriorityQueue<>((a, b) ->
-        a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    PriorityQueue<long[]> due =
+        new PriorityQueue<>(
+            (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
     long startUs = 1_000_000;
     for (int cpu = 0; cpu < cpus; cpu++) {
       nextUs[cpu] = startUs;
@@ -170,34 +171,63 @@ public final class SchedTraceGenerator {
     String comm = comm(woken);
     int pid = pid(woken);
     prefix(w, now, cpu, waker, waker < 0 ? "dNh2." : "d..3.");
-    w.write(String.format(Locale.ROOT, "sched_waking: comm=%s pid=%d prio=120 target_cpu=%03d%n",
-        comm, pid, target));
+    w.write(
+        String.format(
+            Locale.ROOT,
+            "sched_waking: comm=%s pid=%d prio=120 target_cpu=%03d%n",
+            comm,
+            pid,
+            target));
     if (target != lastCpu[woken]) {
       prefix(w, now, cpu, waker, "d..4.");
-      w.write(String.format(Locale.ROOT, "sched_migrate_task: comm=%s pid=%d prio=120"
-          + " orig_cpu=%d dest_cpu=%d%n", comm, pid, lastCpu[woken], target));
+      w.write(
+          String.format(
+              Locale.ROOT,
+              "sched_migrate_task: comm=%s pid=%d prio=120" + " orig_cpu=%d dest_cpu=%d%n",
+              comm,
+              pid,
+              lastCpu[woken],
+              target));
       events++;
     }
     prefix(w, now, cpu, waker, "d..3.");
-    w.write(String.format(Locale.ROOT, "sched_wakeup: comm=%s pid=%d prio=120 target_cpu=%03d%n",
-        comm, pid, target));
+    w.write(
+        String.format(
+            Locale.ROOT,
+            "sched_wakeup: comm=%s pid=%d prio=120 target_cpu=%03d%n",
+            comm,
+            pid,
+            target));
     events += 2;
   }
 
   private void switchLine(Writer w, long now, int cpu, int prev, String state, int next)
       throws IOException {
     prefix(w, now, cpu, prev, "d..2.");
-    w.write(String.format(Locale.ROOT, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120"
-        + " prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120%n",
-        prev < 0 ? "swapper/" + cpu : comm(prev), prev < 0 ? 0 : pid(prev), state,
-        next < 0 ? "swapper/" + cpu : comm(next), next < 0 ? 0 : pid(next)));
+    w.write(
+        String.format(
+            Locale.ROOT,
+            "sched_switch: prev_comm=%s prev_pid=%d prev_prio=120"
+                + " prev_state=%s ==> next_comm=%s next_pid=%d next_prio=120%n",
+            prev < 0 ? "swapper/" + cpu : comm(prev),
+            prev < 0 ? 0 : pid(prev),
+            state,
+            next < 0 ? "swapper/" + cpu : comm(next),
+            next < 0 ? 0 : pid(next)));
     events++;
   }
 
   private void prefix(Writer w, long now, int cpu, int task, String flags) throws IOException {
     String who = task < 0 ? "<idle>-0" : comm(task) + "-" + pid(task);
-    w.write(String.format(Locale.ROOT, "%16s [%03d] %s %6d.%06d: ", who, cpu, flags,
-        now / 1_000_000, now % 1_000_000));
+    w.write(
+        String.format(
+            Locale.ROOT,
+            "%16s [%03d] %s %6d.%06d: ",
+            who,
+            cpu,
+            flags,
+            now / 1_000_000,
+            now % 1_000_000));
   }
 
   private static String comm(int task) {
@@ -220,8 +250,17 @@ public final class SchedTraceGenerator {
     long seed = args.length > 4 ? Long.parseLong(args[4]) : 1;
     try (OutputStream out = Files.newOutputStream(Path.of(args[0]))) {
       long events = new SchedTraceGenerator(tasks, cpus, seconds, seed).write(out);
-      System.out.println(args[0] + ": " + events + " events, " + tasks + " tasks, " + cpus
-          + " CPUs, " + seconds + " s");
+      System.out.println(
+          args[0]
+              + ": "
+              + events
+              + " events, "
+              + tasks
+              + " tasks, "
+              + cpus
+              + " CPUs, "
+              + seconds
+              + " s");
     }
   }
 }

@@ -39,10 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code replayStep}: one step of a replayed task, {@link TaskProgram#next} of the programs
  *       {@code wl.trace} made, as the engine calls it when a task's previous step is done: run a
  *       burst, sleep, block until the waker's point, wake a task, fork, exit. The programs run
- *       against a minimal host (a ring of runnable tasks, no simulated time), so the figure is
- *       the replay's own cost per engine event, and {@code gc.alloc.rate.norm} under {@code -prof
- *       gc} is what a step allocates: nothing. Enough replays for every warm-up and measured step
- *       are built in the set-up, so no measured step builds one.
+ *       against a minimal host (a ring of runnable tasks, no simulated time), so the figure is the
+ *       replay's own cost per engine event, and {@code gc.alloc.rate.norm} under {@code -prof gc}
+ *       is what a step allocates: nothing. Enough replays for every warm-up and measured step are
+ *       built in the set-up, so no measured step builds one.
  * </ul>
  */
 @State(Scope.Thread)
@@ -94,8 +94,11 @@ public class TraceReplayBenchmark {
   @TearDown
   public void checkReplaysLasted() {
     if (current == replays.length - 1 && !replays[current].step()) {
-      throw new IllegalStateException("the " + replays.length + " replays built ran out:"
-          + " replayStep measured empty steps; build more");
+      throw new IllegalStateException(
+          "the "
+              + replays.length
+              + " replays built ran out:"
+              + " replayStep measured empty steps; build more");
     }
   }
 
@@ -121,9 +124,9 @@ public class TraceReplayBenchmark {
   }
 
   /**
-   * Runs a replay's programs without an engine: the runnable tasks in a ring, each step taken
-   * at once; a blocked task rejoins the ring when woken. Every array is sized in the
-   * constructor, so a step allocates nothing of its own.
+   * Runs a replay's programs without an engine: the runnable tasks in a ring, each step taken at
+   * once; a blocked task rejoins the ring when woken. Every array is sized in the constructor, so a
+   * step allocates nothing of its own.
    */
   static final class Driver implements WorkloadHost, TaskControl {
     private final TaskProgram[] programs;

@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module layering of DESIGN.md holds in the compiled main code: topology-api depends on no
- * other module of ours; policies-fair, policies-ext, hw-models and workloads pass the same
- * reusable plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only
- * topology-api, providers public final with @AutoService, no JDK randomness or clock, no mutable
- * static state, no cycles); policy families are independent; the command line's packages are
- * layered (args, reports, sweeps, commands, the entry point); packages have no cycles; no part
- * of the engine refers back to the top-level {@code Simulation}.
+ * other module of ours; policies-fair, policies-ext, hw-models and workloads pass the same reusable
+ * plugin rules a third-party plugin applies ({@link SchedlabArchitectureRules}: only topology-api,
+ * providers public final with @AutoService, no JDK randomness or clock, no mutable static state, no
+ * cycles); policy families are independent; the command line's packages are layered (args, reports,
+ * sweeps, commands, the entry point); packages have no cycles; no part of the engine refers back to
+ * the top-level {@code Simulation}.
  */
 final class ArchitectureTest {
 
@@ -107,23 +107,40 @@ final class ArchitectureTest {
   @Test
   void commandLine_layers_argsBelowReportsBelowSweepsBelowCommands() {
     // The root (Main) may use everything; nothing in the command line uses the root.
-    ArchRule argsUseNoOtherLayer = noClasses()
-        .that().resideInAPackage("dev.schedlab.cli.args..")
-        .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.report..",
-            "dev.schedlab.cli.sweep..");
-    ArchRule reportsUseNoCommandOrSweep = noClasses()
-        .that().resideInAPackage("dev.schedlab.cli.report..")
-        .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.sweep..");
+    ArchRule argsUseNoOtherLayer =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.cli.args..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.schedlab.cli",
+                "dev.schedlab.cli.command..",
+                "dev.schedlab.cli.report..",
+                "dev.schedlab.cli.sweep..");
+    ArchRule reportsUseNoCommandOrSweep =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.cli.report..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "dev.schedlab.cli", "dev.schedlab.cli.command..", "dev.schedlab.cli.sweep..");
     // A sweep's cells and rows are what other engines (sweep-spark) build on: no commands.
-    ArchRule sweepsUseNoCommand = noClasses()
-        .that().resideInAPackage("dev.schedlab.cli.sweep..")
-        .should().dependOnClassesThat().resideInAnyPackage(
-            "dev.schedlab.cli", "dev.schedlab.cli.command..");
-    ArchRule commandsUseNoRoot = noClasses()
-        .that().resideInAPackage("dev.schedlab.cli.command..")
-        .should().dependOnClassesThat().resideInAPackage("dev.schedlab.cli");
+    ArchRule sweepsUseNoCommand =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.cli.sweep..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("dev.schedlab.cli", "dev.schedlab.cli.command..");
+    ArchRule commandsUseNoRoot =
+        noClasses()
+            .that()
+            .resideInAPackage("dev.schedlab.cli.command..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("dev.schedlab.cli");
     argsUseNoOtherLayer.check(classes);
     reportsUseNoCommandOrSweep.check(classes);
     sweepsUseNoCommand.check(classes);

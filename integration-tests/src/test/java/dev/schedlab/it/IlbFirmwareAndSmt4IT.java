@@ -9,15 +9,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The other two parts of seeds-digest §1 (docs/reproductions.md, claim 1): the idle-core ILB
- * also raises GEMM FLOP/s on Vera's equal-capacity firmware, and on the small SMT4 machine with
- * one GEMM thread per core the difference is small.
+ * The other two parts of seeds-digest §1 (docs/reproductions.md, claim 1): the idle-core ILB also
+ * raises GEMM FLOP/s on Vera's equal-capacity firmware, and on the small SMT4 machine with one GEMM
+ * thread per core the difference is small.
  *
  * <p>The SMT4 margin follows from the rule, not from a run: with one thread on every one of the
  * eight cores no core is fully idle, so the idle-core walk ends on its fallback, the first idle
  * CPU, which is what first-idle picks; the POWER model has no Olympus qualification rule either.
- * The two selectors therefore choose the same CPUs and the throughput may differ by well under
- * 1 %.
+ * The two selectors therefore choose the same CPUs and the throughput may differ by well under 1 %.
  *
  * <p>Both run the earlier barrier model ({@code -W wait=barrier}), whose sleeping threads the
  * selector's effect needs; with the faithful spinning default the selectors tie ({@link
@@ -30,7 +29,12 @@ final class IlbFirmwareAndSmt4IT {
   private static SimulationResult gemm(String machine, Map<String, String> params, String profile) {
     HardwareModel hardware = Scenarios.machine(machine, params, "");
     return Scenarios.run(
-        hardware, "wl.gemm", Map.of("wait", "barrier"), Scenarios.profile(profile), 1_000 * MS, 1,
+        hardware,
+        "wl.gemm",
+        Map.of("wait", "barrier"),
+        Scenarios.profile(profile),
+        1_000 * MS,
+        1,
         SimulationListener.NONE);
   }
 

@@ -11,29 +11,29 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * seeds-digest §4, the thread's inference measurement (docs/reproductions.md, claim 2,
- * "Inference under housekeeping noise"): llama-batched-bench-like decode ({@code wl.inference},
- * 60 threads on CPUs 4-79 of an Altra with {@code nohz_full=4-79}, pure spin barriers, 4 ms of
- * work per step) beside unbound housekeeping noise (30 tasks on 4-79, each running 2 ms after an
- * exponential sleep of mean 20 ms: three CPUs' worth; an assumption, the digest gives none) runs
- * faster under the fixed NOHZ registration than under the legacy one.
+ * seeds-digest §4, the thread's inference measurement (docs/reproductions.md, claim 2, "Inference
+ * under housekeeping noise"): llama-batched-bench-like decode ({@code wl.inference}, 60 threads on
+ * CPUs 4-79 of an Altra with {@code nohz_full=4-79}, pure spin barriers, 4 ms of work per step)
+ * beside unbound housekeeping noise (30 tasks on 4-79, each running 2 ms after an exponential sleep
+ * of mean 20 ms: three CPUs' worth; an assumption, the digest gives none) runs faster under the
+ * fixed NOHZ registration than under the legacy one.
  *
- * <p>The mechanism: a noise burst that lands on an inference thread's CPU halves that thread for
- * up to 2 ms, and the barrier makes the whole team wait for it. The 16 CPUs the team leaves idle
- * are nohz_full CPUs whose tick stopped while they ran a task, so under the legacy rule they are
- * never in {@code nohz.idle_cpus_mask} and the ILB never balances for them; the fixed rule puts
- * them there, and the ILB pulls one of the two tasks off the shared CPU. So the fixed rule runs
- * more ILB passes and more balancing migrations (both checked, summed over the seeds).
+ * <p>The mechanism: a noise burst that lands on an inference thread's CPU halves that thread for up
+ * to 2 ms, and the barrier makes the whole team wait for it. The 16 CPUs the team leaves idle are
+ * nohz_full CPUs whose tick stopped while they ran a task, so under the legacy rule they are never
+ * in {@code nohz.idle_cpus_mask} and the ILB never balances for them; the fixed rule puts them
+ * there, and the ILB pulls one of the two tasks off the shared CPU. So the fixed rule runs more ILB
+ * passes and more balancing migrations (both checked, summed over the seeds).
  *
  * <p>Why the margin is a sign test over 64 paired seeds: a run is a chain of such collisions and
  * single seeds go either way (seed 2: −17 %, measured), since where a noise task lands and which
  * task the ILB moves decide the rest of the run; the effect is a shift of the odds. Under no
- * effect, the fixed rule would be ahead on each untied seed with probability 1/2; the test asks
- * for a count that chance reaches with probability at most 1 % (one-sided binomial tail, computed
- * here for the number of untied seeds), and for a positive mean of the per-seed changes. Measured
- * on the 2026-11-30 tree: ahead on 47 of 64 seeds, mean +7.9 %. The control: with 15 noise tasks
- * the 16 idle CPUs absorb the noise, no thread is ever shared, and both rules print the same
- * throughput on every seed (checked on 8).
+ * effect, the fixed rule would be ahead on each untied seed with probability 1/2; the test asks for
+ * a count that chance reaches with probability at most 1 % (one-sided binomial tail, computed here
+ * for the number of untied seeds), and for a positive mean of the per-seed changes. Measured on the
+ * 2026-11-30 tree: ahead on 47 of 64 seeds, mean +7.9 %. The control: with 15 noise tasks the 16
+ * idle CPUs absorb the noise, no thread is ever shared, and both rules print the same throughput on
+ * every seed (checked on 8).
  */
 final class NohzFullInferenceIT {
 
@@ -77,14 +77,22 @@ final class NohzFullInferenceIT {
       migrations += Arrays.stream(legacy.migrationsPerLevel()).sum();
       migrationsFixed += Arrays.stream(fixed.migrationsPerLevel()).sum();
     }
-    System.out.printf("NohzFullInferenceIT: fixed ahead on %d, behind on %d of %d seeds, mean"
-        + " change %+.1f %%; ILB passes %d / %d, balancing migrations %d / %d%n",
-        higher, lower, SEEDS, 100 * changeSum / SEEDS, ilbRuns, ilbRunsFixed, migrations,
+    System.out.printf(
+        "NohzFullInferenceIT: fixed ahead on %d, behind on %d of %d seeds, mean"
+            + " change %+.1f %%; ILB passes %d / %d, balancing migrations %d / %d%n",
+        higher,
+        lower,
+        SEEDS,
+        100 * changeSum / SEEDS,
+        ilbRuns,
+        ilbRunsFixed,
+        migrations,
         migrationsFixed);
 
     assertThat(ilbRunsFixed).as("ILB passes").isGreaterThan(ilbRuns);
     assertThat(migrationsFixed).as("balancing migrations").isGreaterThan(migrations);
-    assertThat(higher).as("seeds with the fixed rule ahead, of %d untied", higher + lower)
+    assertThat(higher)
+        .as("seeds with the fixed rule ahead, of %d untied", higher + lower)
         .isGreaterThanOrEqualTo(signTestThreshold(higher + lower, 0.01));
     assertThat(changeSum).as("sum of per-seed changes").isPositive();
   }
@@ -94,7 +102,8 @@ final class NohzFullInferenceIT {
     HardwareModel altra = Scenarios.machine("hw.altra", Map.of(), "nohz_full=4-79");
     Map<String, String> params = inference(15);
     for (long seed = 1; seed <= 8; seed++) {
-      assertThat(run(altra, params, "nohz-fix", seed).workload().value()).as("seed %d", seed)
+      assertThat(run(altra, params, "nohz-fix", seed).workload().value())
+          .as("seed %d", seed)
           .isEqualTo(run(altra, params, "mainline-7.3", seed).workload().value());
     }
   }
@@ -118,7 +127,13 @@ final class NohzFullInferenceIT {
 
   private static SimulationResult run(
       HardwareModel altra, Map<String, String> params, String profile, long seed) {
-    return Scenarios.run(altra, "wl.inference", params, Scenarios.profile(profile), 300 * MS,
-        seed, SimulationListener.NONE);
+    return Scenarios.run(
+        altra,
+        "wl.inference",
+        params,
+        Scenarios.profile(profile),
+        300 * MS,
+        seed,
+        SimulationListener.NONE);
   }
 }

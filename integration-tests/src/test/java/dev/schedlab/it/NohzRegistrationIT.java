@@ -7,14 +7,14 @@ import dev.schedlab.spi.HardwareModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * seeds-digest §4 through the real engine and the policies-fair plugins: on an Altra with
- * {@code nohz_full=1-79}, a nohz_full CPU whose tick stopped while it ran one task then goes idle
- * with the tick already stopped (rt-app workers run 5 ms, sleep 5 ms). The legacy transition-only rule never registers it in {@code
- * nohz.idle_cpus_mask}; the fixed rule does.
+ * seeds-digest §4 through the real engine and the policies-fair plugins: on an Altra with {@code
+ * nohz_full=1-79}, a nohz_full CPU whose tick stopped while it ran one task then goes idle with the
+ * tick already stopped (rt-app workers run 5 ms, sleep 5 ms). The legacy transition-only rule never
+ * registers it in {@code nohz.idle_cpus_mask}; the fixed rule does.
  */
 final class NohzRegistrationIT {
 

@@ -46,8 +46,8 @@ final class PluginDiscoveryIT {
   void profiles_nameOnlyKnownPolicyPlugins() {
     assertThat(registry.list(ProfileProvider.class))
         .extracting(p -> p.profile().name())
-        .contains("mainline-7.1", "mainline-7.3", "pre-7.0-sched-idle", "nohz-fix",
-            "smt-buddy-assist");
+        .contains(
+            "mainline-7.1", "mainline-7.3", "pre-7.0-sched-idle", "nohz-fix", "smt-buddy-assist");
     for (ProfileProvider profile : registry.list(ProfileProvider.class)) {
       for (var ref : profile.profile().plugins()) {
         assertThat(registry.find(ref.id()))

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every policy plugin of policies-fair and policies-ext passes the conformance kit a third-party
- * plugin must pass: complete descriptor with enforced ranges, and runs with the engine's
- * invariants on every canned machine (SMT1/2/4/8, NUMA, asymmetric, nohz_full), at each
- * parameter's edge values, deterministically.
+ * plugin must pass: complete descriptor with enforced ranges, and runs with the engine's invariants
+ * on every canned machine (SMT1/2/4/8, NUMA, asymmetric, nohz_full), at each parameter's edge
+ * values, deterministically.
  */
 final class PolicyConformanceIT {
 
@@ -38,20 +38,27 @@ final class PolicyConformanceIT {
     assertThat(ourPolicies())
         .extracting(PluginProvider::id)
         .contains(
-            "fair.ilb.first-idle", "fair.ilb.idle-core", "fair.nohz.transition-only",
-            "fair.nohz.always-when-stopped", "fair.wake.sched-idle-aware",
-            "ext.smt-buddy.push", "ext.newidle.no-numa", "ext.wake.rq-depth-distribute",
+            "fair.ilb.first-idle",
+            "fair.ilb.idle-core",
+            "fair.nohz.transition-only",
+            "fair.nohz.always-when-stopped",
+            "fair.wake.sched-idle-aware",
+            "ext.smt-buddy.push",
+            "ext.newidle.no-numa",
+            "ext.wake.rq-depth-distribute",
             "ext.ilb.round-robin");
   }
 
   @TestFactory
   Stream<DynamicNode> everyPolicyPlugin_conforms() {
     return ourPolicies().stream()
-        .map(p -> DynamicContainer.dynamicContainer(
-            p.id(),
-            PluginConformance.of(p)
-                .withRegistry(REGISTRY)
-                .withDurationNs(DURATION_NS)
-                .dynamicTests()));
+        .map(
+            p ->
+                DynamicContainer.dynamicContainer(
+                    p.id(),
+                    PluginConformance.of(p)
+                        .withRegistry(REGISTRY)
+                        .withDurationNs(DURATION_NS)
+                        .dynamicTests()));
   }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedlab.cli.Invocation;
 import dev.schedlab.cli.JsonParser;
-import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.cpumask.MutableCpuMask;
@@ -28,18 +27,18 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Real-topology conformance through the command line's own code path (issue 8): every hwloc XML
- * of {@code ../shared/topologies/hwloc} and {@code hwloc-derived}, and every sysfs dump there
+ * Real-topology conformance through the command line's own code path (issue 8): every hwloc XML of
+ * {@code ../shared/topologies/hwloc} and {@code hwloc-derived}, and every sysfs dump there
  * (unpacked with the system {@code tar}), goes through {@code schedlab topology --hwloc FILE} or
- * {@code --sysfs DIR --format json} exactly as a user runs it ({@code Main.run} through {@link Invocation}). The printed
- * counts must equal the directory README's table, which this test parses (so a file without a
- * row, or a row the CLI disagrees with, fails), and the printed sched domains must be sane: every
- * span lies in the cpu map, spans of a level below NUMA are disjoint and cover the CPUs having the
- * level, each span lies inside a span of the next level up, the top level covers the cpu map, the
- * shown domain's groups cover its span, and capacity asymmetry is reported for exactly the hybrid,
- * GB10 and Strix Point files. The importers' own detailed checks are hw-models'
- * {@code SharedTopologiesConformanceTest}; this one proves the CLI path reports the same machines.
- * Skips, saying why, when {@code ../shared} is absent.
+ * {@code --sysfs DIR --format json} exactly as a user runs it ({@code Main.run} through {@link
+ * Invocation}). The printed counts must equal the directory README's table, which this test parses
+ * (so a file without a row, or a row the CLI disagrees with, fails), and the printed sched domains
+ * must be sane: every span lies in the cpu map, spans of a level below NUMA are disjoint and cover
+ * the CPUs having the level, each span lies inside a span of the next level up, the top level
+ * covers the cpu map, the shown domain's groups cover its span, and capacity asymmetry is reported
+ * for exactly the hybrid, GB10 and Strix Point files. The importers' own detailed checks are
+ * hw-models' {@code SharedTopologiesConformanceTest}; this one proves the CLI path reports the same
+ * machines. Skips, saying why, when {@code ../shared} is absent.
  */
 final class RealTopologyCliIT {
 
@@ -60,8 +59,11 @@ final class RealTopologyCliIT {
           .forEach(files::add);
     }
     assertThat(files).as("topology files").hasSizeGreaterThanOrEqualTo(24);
-    return files.stream().map(file -> DynamicTest.dynamicTest(
-        topologies.relativize(file).toString(), () -> check(file, rows)));
+    return files.stream()
+        .map(
+            file ->
+                DynamicTest.dynamicTest(
+                    topologies.relativize(file).toString(), () -> check(file, rows)));
   }
 
   @Test
@@ -96,8 +98,11 @@ final class RealTopologyCliIT {
     assertThat(number(json, "cores")).as("cores").isEqualTo(row.cores());
     assertThat(number(json, "cpus")).as("PUs").isEqualTo(row.pus());
     assertThat(number(json, "smt")).as("SMT width").isEqualTo(row.smt());
-    boolean asymmetric = name.contains("RaptorLake") || name.contains("hybrid")
-        || name.contains("gb10") || name.contains("StrixPoint");
+    boolean asymmetric =
+        name.contains("RaptorLake")
+            || name.contains("hybrid")
+            || name.contains("gb10")
+            || name.contains("StrixPoint");
     assertThat(json.get("asymmetric_capacity")).as("asymmetric capacity").isEqualTo(asymmetric);
     checkDomains(json);
   }
@@ -106,7 +111,8 @@ final class RealTopologyCliIT {
   private static void checkDomains(Map<String, Object> json) {
     int nrCpuIds = number(json, "nr_cpu_ids");
     ImmutableCpuMask cpuMap = mask(nrCpuIds, (String) json.get("cpu_map"));
-    assertThat(cpuMap.toCpuList()).as("cpu map = online CPUs (no isolation)")
+    assertThat(cpuMap.toCpuList())
+        .as("cpu map = online CPUs (no isolation)")
         .isEqualTo(json.get("online"));
     List<Map<String, Object>> levels = (List<Map<String, Object>>) json.get("domains");
     assertThat(levels).as("domain levels").isNotEmpty();
@@ -138,8 +144,7 @@ final class RealTopologyCliIT {
         }
         groups.orWith(group);
       }
-      assertThat(groups.contentEquals(shownSpan)).as(levelName + " groups cover the span")
-          .isTrue();
+      assertThat(groups.contentEquals(shownSpan)).as(levelName + " groups cover the span").isTrue();
       spansByLevel.add(spans);
       levelCpus.add(cpus);
     }
@@ -156,8 +161,14 @@ final class RealTopologyCliIT {
           continue;
         }
         boolean nested = spansByLevel.get(parent).stream().anyMatch(span::isSubsetOf);
-        assertThat(nested).as(levels.get(i).get("name") + " span " + span.toCpuList()
-            + " inside a span of " + levels.get(parent).get("name")).isTrue();
+        assertThat(nested)
+            .as(
+                levels.get(i).get("name")
+                    + " span "
+                    + span.toCpuList()
+                    + " inside a span of "
+                    + levels.get(parent).get("name"))
+            .isTrue();
       }
     }
     MutableCpuMask top = CpuMasks.mutable(nrCpuIds);
@@ -182,9 +193,15 @@ final class RealTopologyCliIT {
       Matcher m = FIRST_FILE.matcher(cells[1]);
       assertThat(m.find()).as("file in " + line).isTrue();
       String file = m.group(1);
-      rows.put(key(file.substring(file.lastIndexOf('/') + 1)), new Row(firstInt(cells[3]),
-          firstInt(cells[4]), firstInt(cells[5]), firstInt(cells[6]), firstInt(cells[7]),
-          smt(cells[8])));
+      rows.put(
+          key(file.substring(file.lastIndexOf('/') + 1)),
+          new Row(
+              firstInt(cells[3]),
+              firstInt(cells[4]),
+              firstInt(cells[5]),
+              firstInt(cells[6]),
+              firstInt(cells[7]),
+              smt(cells[8])));
     }
     return rows;
   }
@@ -227,8 +244,10 @@ final class RealTopologyCliIT {
 
   static Path sharedTopologies() {
     Optional<Path> dir = SharedTopologies.directory();
-    assumeTrue(dir.isPresent(), "../shared/topologies not found (system property "
-        + "schedlab.shared.dir): real-topology conformance through the CLI skipped");
+    assumeTrue(
+        dir.isPresent(),
+        "../shared/topologies not found (system property "
+            + "schedlab.shared.dir): real-topology conformance through the CLI skipped");
     return dir.get();
   }
 }

@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
  * sched_skew_tick=0}), so all 88 busy CPUs call {@code nohz_balancer_kick()} at the same instant,
  * and while a GEMM thread has gone idle since the last pass ({@code nohz.needs_update}) each of
  * them calls {@code kick_ilb()}. First-idle returns the same CPU to all of them: one IPI, the
- * others find the kick pending. Round-robin returns the next idle CPU each time, which has no
- * kick pending, so nearly every call sends an IPI and starts a pass: at least ten times
- * first-idle's IPIs (the factor is about the number of busy CPUs that tick together, 88, divided
- * by the kicks first-idle needs per tick, at most a few), and fewer calls than first-idle find a
- * kick pending. The work spreads: round-robin chooses at least 100 different CPUs (the node-1
- * CPUs alone are 176), first-idle's most chosen CPU takes most of its choices.
+ * others find the kick pending. Round-robin returns the next idle CPU each time, which has no kick
+ * pending, so nearly every call sends an IPI and starts a pass: at least ten times first-idle's
+ * IPIs (the factor is about the number of busy CPUs that tick together, 88, divided by the kicks
+ * first-idle needs per tick, at most a few), and fewer calls than first-idle find a kick pending.
+ * The work spreads: round-robin chooses at least 100 different CPUs (the node-1 CPUs alone are
+ * 176), first-idle's most chosen CPU takes most of its choices.
  */
 // The barrier model (-W wait=barrier) the figures were recorded with, on the quiet machine.
 final class RoundRobinIlbIT {
@@ -37,8 +37,12 @@ final class RoundRobinIlbIT {
             .map(ref -> ref.id().equals("fair.ilb.first-idle") ? PluginRef.of(ilbSelector) : ref)
             .toList();
     return Scenarios.run(
-        Scenarios.machine("hw.vera", Map.of(), ""), "wl.gemm", Map.of("wait", "barrier"),
-        plugins, 300 * MS, 1,
+        Scenarios.machine("hw.vera", Map.of(), ""),
+        "wl.gemm",
+        Map.of("wait", "barrier"),
+        plugins,
+        300 * MS,
+        1,
         SimulationListener.NONE);
   }
 
@@ -50,8 +54,12 @@ final class RoundRobinIlbIT {
     System.out.printf(
         "RoundRobinIlbIT: IPIs %d -> %d, passes %d -> %d, CPUs chosen %d -> %d,"
             + " busiest CPU's share %.2f -> %.2f%n",
-        firstIdle.ipis(), roundRobin.ipis(), firstIdle.runs(), roundRobin.runs(),
-        distinct(firstIdle.chosenPerCpu()), distinct(roundRobin.chosenPerCpu()),
+        firstIdle.ipis(),
+        roundRobin.ipis(),
+        firstIdle.runs(),
+        roundRobin.runs(),
+        distinct(firstIdle.chosenPerCpu()),
+        distinct(roundRobin.chosenPerCpu()),
         (double) max(firstIdle.chosenPerCpu()) / firstIdle.choices(),
         (double) max(roundRobin.chosenPerCpu()) / roundRobin.choices());
     assertThat(roundRobin.ipis()).isGreaterThanOrEqualTo(10 * firstIdle.ipis());

@@ -54,7 +54,10 @@ final class Scenarios {
     Path file = dir.resolve("workers.json");
     Files.writeString(
         file,
-        "{\"tasks\": {\"worker\": {\"instance\": " + instances + ", \"cpus\": [" + cpus
+        "{\"tasks\": {\"worker\": {\"instance\": "
+            + instances
+            + ", \"cpus\": ["
+            + cpus
             + "], \"loop\": -1, \"run\": 5000, \"sleep\": 5000}}}");
     return file;
   }
@@ -77,15 +80,23 @@ final class Scenarios {
       long durationNs,
       long seed,
       SimulationListener listener) {
-    return run(hardware, workload, workloadParams, plugins, durationNs, seed, listener,
-        BalancerOptions.defaults(), QUIET);
+    return run(
+        hardware,
+        workload,
+        workloadParams,
+        plugins,
+        durationNs,
+        seed,
+        listener,
+        BalancerOptions.defaults(),
+        QUIET);
   }
 
   /**
    * The engine's defaults without the machine's background (timer expiries, device interrupts,
-   * kworkers; on by default since issue 19): the quiet machine on which the scenarios of claims
-   * 2-4 and the barrier-model runs of claim 1 were recorded (docs/reproductions.md). The claim-1
-   * runs of the faithful GEMM pass {@link EngineOptions#defaults()} instead.
+   * kworkers; on by default since issue 19): the quiet machine on which the scenarios of claims 2-4
+   * and the barrier-model runs of claim 1 were recorded (docs/reproductions.md). The claim-1 runs
+   * of the faithful GEMM pass {@link EngineOptions#defaults()} instead.
    */
   static final EngineOptions QUIET = EngineOptions.defaults().withoutBackground();
 

@@ -43,8 +43,12 @@ final class SchedIdleSchbenchIT {
   private static SimulationResult schbench(List<PluginRef> plugins) {
     HardwareModel altra = Scenarios.machine("hw.altra", Map.of(), "");
     return Scenarios.run(
-        altra, "wl.schbench",
-        Map.of("policy", "idle", "message_threads", "4", "workers", "20"), plugins, 300 * MS, 1,
+        altra,
+        "wl.schbench",
+        Map.of("policy", "idle", "message_threads", "4", "workers", "20"),
+        plugins,
+        300 * MS,
+        1,
         SimulationListener.NONE);
   }
 
@@ -60,10 +64,14 @@ final class SchedIdleSchbenchIT {
     assertThat(aware.wastedCoreNs()).isLessThan(old.wastedCoreNs());
     // Where the old rule stacks: wakeups accepted on a CPU that "counts as idle" while running
     // another SCHED_IDLE worker; the aware rule never takes that step for a SCHED_IDLE wakee.
-    assertThat(old.placements(PlacementPath.TARGET_SCHED_IDLE)
-        + old.placements(PlacementPath.PREV_SCHED_IDLE)).isPositive();
-    assertThat(aware.placements(PlacementPath.TARGET_SCHED_IDLE)
-        + aware.placements(PlacementPath.PREV_SCHED_IDLE)).isZero();
+    assertThat(
+            old.placements(PlacementPath.TARGET_SCHED_IDLE)
+                + old.placements(PlacementPath.PREV_SCHED_IDLE))
+        .isPositive();
+    assertThat(
+            aware.placements(PlacementPath.TARGET_SCHED_IDLE)
+                + aware.placements(PlacementPath.PREV_SCHED_IDLE))
+        .isZero();
     assertThat(aware.workload().extra().get("requests_per_s"))
         .isGreaterThan(old.workload().extra().get("requests_per_s") * 1.1);
   }

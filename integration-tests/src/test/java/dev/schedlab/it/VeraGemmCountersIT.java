@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
  * and the NOHZ rules but not the machine's background, its real pass costs or the bpftrace window.
  *
  * <p>The machine's background ({@code BackgroundIrqs}: timer expiries, device interrupts on the
- * boot CPU, each CPU's kworker) is on by default, so idle CPUs wake, kworkers sleep through
- * newidle balancing and queue beside busy threads. Not held within 2×: CPU_NEWLY_IDLE (33/s per
- * level on the machine; the model's kworkers, one wakeup per CPU per second, an assumption, give
- * several times more, see docs/reproductions.md, claim 1): only that there is some at every
- * level, as on the machine.
+ * boot CPU, each CPU's kworker) is on by default, so idle CPUs wake, kworkers sleep through newidle
+ * balancing and queue beside busy threads. Not held within 2×: CPU_NEWLY_IDLE (33/s per level on
+ * the machine; the model's kworkers, one wakeup per CPU per second, an assumption, give several
+ * times more, see docs/reproductions.md, claim 1): only that there is some at every level, as on
+ * the machine.
  */
 final class VeraGemmCountersIT {
 
@@ -36,9 +36,17 @@ final class VeraGemmCountersIT {
   @BeforeAll
   static void run() {
     HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
-    result = Scenarios.run(vera, "wl.gemm", Map.of(), Scenarios.profile("mainline-7.1"),
-        1_000 * MS, 1, SimulationListener.NONE, BalancerOptions.defaults(),
-        EngineOptions.defaults());
+    result =
+        Scenarios.run(
+            vera,
+            "wl.gemm",
+            Map.of(),
+            Scenarios.profile("mainline-7.1"),
+            1_000 * MS,
+            1,
+            SimulationListener.NONE,
+            BalancerOptions.defaults(),
+            EngineOptions.defaults());
   }
 
   private static double perSecond(long count) {
@@ -52,15 +60,15 @@ final class VeraGemmCountersIT {
   }
 
   private static void within2x(String what, double model, double thread) {
-    assertThat(model).as("%s: model %.1f/s, thread %.1f/s", what, model, thread)
+    assertThat(model)
+        .as("%s: model %.1f/s, thread %.1f/s", what, model, thread)
         .isBetween(thread / 2, thread * 2);
   }
 
   @Test
   void softirq_isTickRaisesPlusKickedPasses_within2xOfTheThread() {
     // /proc/softirqs counts handler runs: one per tick that raised it, one per NOHZ kick IPI.
-    assertThat(result.softirqs())
-        .isEqualTo(result.softirqsFromTick() + result.softirqsFromKick());
+    assertThat(result.softirqs()).isEqualTo(result.softirqsFromTick() + result.softirqsFromKick());
     // Every busy CPU's own balance runs in a tick-raised softirq.
     assertThat(result.softirqsFromTick())
         .isGreaterThanOrEqualTo(result.lbStats().lbTotal(IdleType.NOT_IDLE, LbField.COUNT));
@@ -98,7 +106,8 @@ final class VeraGemmCountersIT {
     long switches = result.smtContention() + result.smtNoContention();
     assertThat(switches).isPositive();
     double share = result.smtContention() / (double) switches;
-    assertThat(share).as("contended share %.3f", share)
+    assertThat(share)
+        .as("contended share %.3f", share)
         .isBetween(1_103 / 4_918.0 / 2, 1_103 / 4_918.0 * 2);
   }
 

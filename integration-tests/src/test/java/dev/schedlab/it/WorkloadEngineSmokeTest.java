@@ -31,20 +31,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every workload runs through the real engine (default policies, invariant checks on) on a small
- * SMT machine, 1 node × 2 LLCs × 4 cores × 2 threads at unit speed, and reports a plausible
- * metric: a completion workload completes, a throughput workload makes progress.
+ * SMT machine, 1 node × 2 LLCs × 4 cores × 2 threads at unit speed, and reports a plausible metric:
+ * a completion workload completes, a throughput workload makes progress.
  */
 final class WorkloadEngineSmokeTest {
 
   private static final long MS = 1_000_000;
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
 
   @Test
   void gemm_2048Cubed_reachesNearTheIdealFlops() {
-    WorkloadResult result = run(
-        new GemmWorkloadProvider(), Map.of("m", "2048", "n", "2048", "k", "2048"), 200 * MS);
+    WorkloadResult result =
+        run(new GemmWorkloadProvider(), Map.of("m", "2048", "n", "2048", "k", "2048"), 200 * MS);
 
     // 8 threads on 8 cores at 1 work unit/ns, 3 GHz × 16 FLOP/cycle: at most 384 GFLOP/s. A
     // 4 x 2 grid of 512 x 1024 blocks: k-steps of about 11 ms, calls of about 45 ms.
@@ -83,10 +82,11 @@ final class WorkloadEngineSmokeTest {
 
   @Test
   void build_idleWithForegroundLoad_completes() {
-    WorkloadResult result = run(
-        new BuildWorkloadProvider(),
-        Map.of("jobs", "64", "policy", "idle", "nice", "19", "background_load", "4"),
-        2_000 * MS);
+    WorkloadResult result =
+        run(
+            new BuildWorkloadProvider(),
+            Map.of("jobs", "64", "policy", "idle", "nice", "19", "background_load", "4"),
+            2_000 * MS);
 
     assertThat(result.metric()).isEqualTo("time");
     assertThat(result.extra()).containsEntry("completed", 1.0);
@@ -104,7 +104,9 @@ final class WorkloadEngineSmokeTest {
   @Test
   void rtapp_periodicTasks_runTheirLoops() throws IOException {
     Path file = directory.resolve("periodic.json");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
         {
           "tasks": {
             "periodic": { "instance": 4, "run": 2000,
@@ -124,7 +126,9 @@ final class WorkloadEngineSmokeTest {
   @Test
   void trace_forkWakeAndTimerSleep_replaysToTheEnd() throws IOException {
     Path file = directory.resolve("trace.txt");
-    Files.writeString(file, """
+    Files.writeString(
+        file,
+        """
           sh-10 [000] d..2. 1.000000: sched_process_fork: comm=sh pid=10 child_comm=sh child_pid=11
           sh-10 [000] d..2. 1.000001: sched_wakeup_new: comm=sh pid=11 prio=120 target_cpu=001
           <idle>-0 [001] d..2. 1.000010: sched_switch: prev_comm=swapper/1 prev_pid=0 \
@@ -151,36 +155,41 @@ final class WorkloadEngineSmokeTest {
     // sh-10: 3 ms of work, the wake, 0.1 ms, a 2.9 ms timer sleep, 0.99 ms; the child's last
     // 0.9 ms of work waits for the wake. 6.99 ms and a few µs of engine latencies.
     assertThat(result.metric()).isEqualTo("time");
-    assertThat(result.extra()).containsEntry("completed", 1.0).containsEntry("edges", 1.0)
-        .containsEntry("edge_wakes", 1.0).containsEntry("forks", 1.0);
+    assertThat(result.extra())
+        .containsEntry("completed", 1.0)
+        .containsEntry("edges", 1.0)
+        .containsEntry("edge_wakes", 1.0)
+        .containsEntry("forks", 1.0);
     assertThat(result.value()).isBetween(6.99e-3, 7.1e-3);
   }
 
   private static WorkloadResult run(
       WorkloadProvider provider, Map<String, String> overrides, long durationNs) {
     Topology topology = Shape.parse("1n2l4c2t").toTopology(SiblingNumbering.SPLIT);
-    SimulationConfig config = SimulationConfig.builder(
-            unitSpeed(topology),
-            new PolicyBinding<>(provider, provider.descriptor().resolve(overrides)))
-        .durationNs(durationNs)
-        .seed(7)
-        .build();
+    SimulationConfig config =
+        SimulationConfig.builder(
+                unitSpeed(topology),
+                new PolicyBinding<>(provider, provider.descriptor().resolve(overrides)))
+            .durationNs(durationNs)
+            .seed(7)
+            .build();
     return Simulations.run(config).workload();
   }
 
   private static HardwareModel unitSpeed(Topology topology) {
     MachineFacts facts = new MachineFacts(3.0e9, 16, 1.0e11, "unit-speed test machine");
-    PerformanceModel model = new PerformanceModel() {
-      @Override
-      public double speed(int cpu, int taskId, PerfStateView state) {
-        return topology.capacity(cpu) / 1024.0;
-      }
+    PerformanceModel model =
+        new PerformanceModel() {
+          @Override
+          public double speed(int cpu, int taskId, PerfStateView state) {
+            return topology.capacity(cpu) / 1024.0;
+          }
 
-      @Override
-      public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
-        return Long.MAX_VALUE;
-      }
-    };
+          @Override
+          public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
+            return Long.MAX_VALUE;
+          }
+        };
     return new HardwareModel() {
       @Override
       public Topology topology() {

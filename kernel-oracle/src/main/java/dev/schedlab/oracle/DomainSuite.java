@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * The random-shape domain suite: boots each drawn shape, compares its domains and writes one line
- * per shape (shape, kernel arguments, CPUs, outcome, boot seconds, first unexplained difference)
- * to a TSV file as it goes, then a summary: shapes tried, booted, matched, and every kind of
+ * per shape (shape, kernel arguments, CPUs, outcome, boot seconds, first unexplained difference) to
+ * a TSV file as it goes, then a summary: shapes tried, booted, matched, and every kind of
  * difference with its count.
  */
 public final class DomainSuite {
@@ -42,7 +42,10 @@ public final class DomainSuite {
    * @param differenceFields the fields that differ (unexplained), for the summary
    */
   public record Outcome(
-      RandomShapes.Drawn drawn, String outcome, double bootSeconds, String detail,
+      RandomShapes.Drawn drawn,
+      String outcome,
+      double bootSeconds,
+      String detail,
       List<String> differenceFields) {}
 
   /** Runs every shape, appending each outcome to {@code tsv}; returns the summary text. */
@@ -56,9 +59,15 @@ public final class DomainSuite {
         n++;
         Outcome o = runOne(d, workRoot.resolve("shape-" + n));
         outcomes.add(o);
-        String line = String.join("\t", d.shape().toString(), d.kernelArguments(),
-            Integer.toString(d.shape().cpus()), o.outcome(),
-            String.format(Locale.ROOT, "%.1f", o.bootSeconds()), o.detail());
+        String line =
+            String.join(
+                "\t",
+                d.shape().toString(),
+                d.kernelArguments(),
+                Integer.toString(d.shape().cpus()),
+                o.outcome(),
+                String.format(Locale.ROOT, "%.1f", o.bootSeconds()),
+                o.detail());
         Files.writeString(tsv, line + "\n", java.nio.file.StandardOpenOption.APPEND);
         progress.println("shape " + n + "/" + shapes.size() + ": " + line);
       }
@@ -70,17 +79,27 @@ public final class DomainSuite {
 
   private Outcome runOne(RandomShapes.Drawn d, Path work) {
     try {
-      KernelOracle.DomainResult r = oracle.domains(new KernelOracle.Request(
-          d.shape(), d.kernelArguments(), null, Accelerator.TCG, work));
+      KernelOracle.DomainResult r =
+          oracle.domains(
+              new KernelOracle.Request(
+                  d.shape(), d.kernelArguments(), null, Accelerator.TCG, work));
       DomainComparison c = r.comparison();
       List<DomainComparison.Difference> bad = c.unexplained();
       double seconds = r.boot().elapsed().toMillis() / 1e3;
       if (bad.isEmpty() && r.kernelDomains().errors().isEmpty()) {
-        return new Outcome(d, "match", seconds, c.differences().isEmpty() ? ""
-            : c.differences().size() + " explained", List.of());
+        return new Outcome(
+            d,
+            "match",
+            seconds,
+            c.differences().isEmpty() ? "" : c.differences().size() + " explained",
+            List.of());
       }
       String detail = bad.isEmpty() ? r.kernelDomains().errors().get(0) : bad.get(0).toString();
-      return new Outcome(d, "differ", seconds, detail,
+      return new Outcome(
+          d,
+          "differ",
+          seconds,
+          detail,
           bad.stream().map(DomainComparison.Difference::field).distinct().toList());
     } catch (OracleException e) {
       return new Outcome(d, "no-boot", Double.NaN, e.getMessage(), List.of());
@@ -95,7 +114,6 @@ public final class DomainSuite {
       byOutcome.merge(o.outcome(), 1, Integer::sum);
       o.differenceFields().forEach(f -> byField.merge(f, 1, Integer::sum));
     }
-    return "shapes tried: " + outcomes.size() + "; " + byOutcome + "; differing fields: "
-        + byField;
+    return "shapes tried: " + outcomes.size() + "; " + byOutcome + "; differing fields: " + byField;
   }
 }

@@ -52,8 +52,8 @@ import java.util.function.UnaryOperator;
 public final class KernelOracle {
 
   /**
-   * How long a boot without workload may take on a loaded 2-core host under TCG, before the
-   * per-CPU allowance of {@link #bootTimeout}.
+   * How long a boot without workload may take on a loaded 2-core host under TCG, before the per-CPU
+   * allowance of {@link #bootTimeout}.
    */
   public static final Duration BOOT_TIMEOUT = Duration.ofSeconds(90);
 
@@ -103,8 +103,12 @@ public final class KernelOracle {
 
     /** HZ 250 (Debian's) and the engine rule set {@code rules}, nothing else changed. */
     public static SimulatorSettings of(KernelRules rules) {
-      return new SimulatorSettings(250, b -> b.engine(rules.engine(EngineOptions.defaults()))
-          .balancer(rules.balancer(BalancerOptions.defaults())), "engine rules " + rules.id());
+      return new SimulatorSettings(
+          250,
+          b ->
+              b.engine(rules.engine(EngineOptions.defaults()))
+                  .balancer(rules.balancer(BalancerOptions.defaults())),
+          "engine rules " + rules.id());
     }
   }
 
@@ -135,17 +139,35 @@ public final class KernelOracle {
       facts.put("accelerator", boot.accelerator().id());
       facts.put("boot", String.format(Locale.ROOT, "%.1f s", boot.elapsed().toMillis() / 1e3));
       facts.put("compared", comparison.cpus() + " CPUs, " + comparison.domains() + " domains");
-      facts.put("renames", String.join("; ",
-          java.util.Arrays.stream(NameRule.values()).map(NameRule::rule).toList()));
+      facts.put(
+          "renames",
+          String.join(
+              "; ", java.util.Arrays.stream(NameRule.values()).map(NameRule::rule).toList()));
       List<OracleRow> rows = new ArrayList<>();
       Map<String, List<DomainComparison.Difference>> byField = comparison.byField();
-      for (String field : List.of("levels", "name", "span", "flags", "groups", "min_interval",
-          "max_interval", "busy_factor", "imbalance_pct", "cache_nice_tries")) {
+      for (String field :
+          List.of(
+              "levels",
+              "name",
+              "span",
+              "flags",
+              "groups",
+              "min_interval",
+              "max_interval",
+              "busy_factor",
+              "imbalance_pct",
+              "cache_nice_tries")) {
         List<DomainComparison.Difference> d = byField.getOrDefault(field, List.of());
         boolean explained = d.stream().allMatch(DomainComparison.Difference::explained);
-        rows.add(new OracleRow("domains", field,
-            d.isEmpty() ? "equal" : d.size() + (explained ? " differ, explained" : " differ"),
-            d.isEmpty() ? "equal" : d.get(0).toString(), Double.NaN, Double.NaN, explained));
+        rows.add(
+            new OracleRow(
+                "domains",
+                field,
+                d.isEmpty() ? "equal" : d.size() + (explained ? " differ, explained" : " differ"),
+                d.isEmpty() ? "equal" : d.get(0).toString(),
+                Double.NaN,
+                Double.NaN,
+                explained));
       }
       for (String error : kernelDomains.errors()) {
         rows.add(new OracleRow("guest", "error", error, "", Double.NaN, Double.NaN, false));
@@ -177,16 +199,39 @@ public final class KernelOracle {
     /** The report: the domain summary's facts, the workload's metrics and every figure. */
     public OracleReport report() {
       Map<String, String> facts = new LinkedHashMap<>(domains.report().facts());
-      facts.put("workload", workload.label() + " for " + workload.seconds() + " s; simulator "
-          + workload.simulatorWorkload() + " " + workload.simulatorParameters()
-          + ", HZ " + settings.hz() + ", seed 1, " + settings.description());
+      facts.put(
+          "workload",
+          workload.label()
+              + " for "
+              + workload.seconds()
+              + " s; simulator "
+              + workload.simulatorWorkload()
+              + " "
+              + workload.simulatorParameters()
+              + ", HZ "
+              + settings.hz()
+              + ", seed 1, "
+              + settings.description());
       facts.put("guest interval", String.format(Locale.ROOT, "%.2f s", guestSeconds));
-      facts.put("domains", domains.comparison().matches() ? "equal"
-          : domains.comparison().unexplained().size() + " unexplained differences");
+      facts.put(
+          "domains",
+          domains.comparison().matches()
+              ? "equal"
+              : domains.comparison().unexplained().size() + " unexplained differences");
       List<OracleRow> all = new ArrayList<>();
-      all.add(new OracleRow("workload", "own metric", guestMetric.toString(),
-          simulation.workload().metric() + " " + OracleRow.format(simulation.workload().value())
-              + " " + simulation.workload().unit(), Double.NaN, Double.NaN, true));
+      all.add(
+          new OracleRow(
+              "workload",
+              "own metric",
+              guestMetric.toString(),
+              simulation.workload().metric()
+                  + " "
+                  + OracleRow.format(simulation.workload().value())
+                  + " "
+                  + simulation.workload().unit(),
+              Double.NaN,
+              Double.NaN,
+              true));
       all.addAll(rows);
       return new OracleReport(facts, all);
     }
@@ -194,8 +239,8 @@ public final class KernelOracle {
 
   /**
    * Boots the shape, runs the workload between two schedstat and softirq snapshots, and runs the
-   * simulator with the same workload on the guest's own sysfs topology at HZ 250 with the
-   * guest kernel's rules ({@link SimulatorSettings#DEFAULT}).
+   * simulator with the same workload on the guest's own sysfs topology at HZ 250 with the guest
+   * kernel's rules ({@link SimulatorSettings#DEFAULT}).
    *
    * @throws OracleException when the guest does not boot, the program does not build, or the
    *     guest's data cannot be read
@@ -214,63 +259,88 @@ public final class KernelOracle {
   public BehaviourResult behaviour(
       Request request, GuestWorkload workload, SimulatorSettings settings) {
     if (!workload.simulated()) {
-      throw new OracleException(workload.label() + " has no simulator counterpart: record it"
-          + " (TraceRecorder) instead");
+      throw new OracleException(
+          workload.label()
+              + " has no simulator counterpart: record it"
+              + " (TraceRecorder) instead");
     }
     GuestPrograms programs = new GuestPrograms(tools.gcc(), GuestPrograms.defaultCache());
-    GuestImage image = new GuestImage(tools.busybox()).workload(workload.guestCommands())
-        .program(workload.program(), programs.binary(workload.program()));
+    GuestImage image =
+        new GuestImage(tools.busybox())
+            .workload(workload.guestCommands())
+            .program(workload.program(), programs.binary(workload.program()));
     QemuGuest.Result boot = boot(request, image, (long) Math.ceil(workload.seconds()) * 2 + 30);
     DomainResult domains = domainResult(request, boot);
     TarArchive archive = boot.archive();
     String before = archive.text("schedstat.before");
     String after = archive.text("schedstat.after");
     if (before == null || after == null) {
-      throw new OracleException("the guest sent no schedstat snapshots; its console is in "
-          + boot.consoleLog());
+      throw new OracleException(
+          "the guest sent no schedstat snapshots; its console is in " + boot.consoleLog());
     }
     double seconds = uptime(archive.text("uptime.after")) - uptime(archive.text("uptime.before"));
-    long softirqs = KernelSchedstat.schedSoftirqs(archive.text("softirqs.after"))
-        - KernelSchedstat.schedSoftirqs(archive.text("softirqs.before"));
+    long softirqs =
+        KernelSchedstat.schedSoftirqs(archive.text("softirqs.after"))
+            - KernelSchedstat.schedSoftirqs(archive.text("softirqs.before"));
     Map<Integer, List<String>> names = new java.util.TreeMap<>();
-    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu()).forEach((cpu, chain) ->
-        names.put(cpu, chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList()));
-    progress.accept("simulating " + workload.simulatorWorkload() + " for " + workload.seconds()
-        + " s on the guest's topology");
+    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu())
+        .forEach(
+            (cpu, chain) ->
+                names.put(
+                    cpu, chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList()));
+    progress.accept(
+        "simulating "
+            + workload.simulatorWorkload()
+            + " for "
+            + workload.seconds()
+            + " s on the guest's topology");
     SimulationResult sim = simulate(request.workDirectory().resolve("guest"), workload, settings);
     KernelSchedstat schedBefore = KernelSchedstat.parse(before);
     KernelSchedstat schedAfter = KernelSchedstat.parse(after);
-    List<OracleRow> rows = new ArrayList<>(BehaviourComparison.rows(schedBefore, schedAfter,
-        names, softirqs, seconds, sim));
+    List<OracleRow> rows =
+        new ArrayList<>(
+            BehaviourComparison.rows(schedBefore, schedAfter, names, softirqs, seconds, sim));
     String traceText = archive.text("trace.txt");
     if (traceText != null) {
       rows.addAll(BehaviourComparison.traceRows(trace(traceText, domains, workload), sim));
     }
-    rows.addAll(dev.schedlab.oracle.kernel.GuestDiagnosis.rows(archive.text("interrupts.before"),
-        archive.text("interrupts.after"), archive.text("softirqs.before"),
-        archive.text("softirqs.after"), schedBefore, schedAfter, seconds));
-    return new BehaviourResult(domains, workload, settings, seconds,
-        metrics(archive.text("workload.out")), sim, rows);
+    rows.addAll(
+        dev.schedlab.oracle.kernel.GuestDiagnosis.rows(
+            archive.text("interrupts.before"),
+            archive.text("interrupts.after"),
+            archive.text("softirqs.before"),
+            archive.text("softirqs.after"),
+            schedBefore,
+            schedAfter,
+            seconds));
+    return new BehaviourResult(
+        domains, workload, settings, seconds, metrics(archive.text("workload.out")), sim, rows);
   }
 
   /** The simulator's run of {@code workload} on the sysfs tree under {@code guestFiles}. */
   static SimulationResult simulate(
       Path guestFiles, GuestWorkload workload, SimulatorSettings settings) {
     ImportProvider machines = new ImportProvider();
-    HardwareModel hardware = machines.create(machines.descriptor().resolve(
-        Map.of("path", guestFiles.toString(), "format", "sysfs")));
-    WorkloadProvider provider = java.util.ServiceLoader.load(WorkloadProvider.class).stream()
-        .map(java.util.ServiceLoader.Provider::get)
-        .filter(p -> p.descriptor().id().equals(workload.simulatorWorkload()))
-        .findFirst()
-        .orElseThrow(() -> new OracleException("no simulator workload "
-            + workload.simulatorWorkload()));
-    PolicyBinding<WorkloadProvider> binding = new PolicyBinding<>(provider,
-        provider.descriptor().resolve(workload.simulatorParameters()));
-    SimulationConfig.Builder builder = SimulationConfig.builder(hardware, binding)
-        .seed(1)
-        .durationNs((long) (workload.seconds() * 1e9))
-        .hz(settings.hz());
+    HardwareModel hardware =
+        machines.create(
+            machines
+                .descriptor()
+                .resolve(Map.of("path", guestFiles.toString(), "format", "sysfs")));
+    WorkloadProvider provider =
+        java.util.ServiceLoader.load(WorkloadProvider.class).stream()
+            .map(java.util.ServiceLoader.Provider::get)
+            .filter(p -> p.descriptor().id().equals(workload.simulatorWorkload()))
+            .findFirst()
+            .orElseThrow(
+                () -> new OracleException("no simulator workload " + workload.simulatorWorkload()));
+    PolicyBinding<WorkloadProvider> binding =
+        new PolicyBinding<>(
+            provider, provider.descriptor().resolve(workload.simulatorParameters()));
+    SimulationConfig.Builder builder =
+        SimulationConfig.builder(hardware, binding)
+            .seed(1)
+            .durationNs((long) (workload.seconds() * 1e9))
+            .hz(settings.hz());
     SimulationConfig config = settings.engine().apply(builder).build();
     return Simulations.run(config);
   }
@@ -279,22 +349,30 @@ public final class KernelOracle {
   private static dev.schedlab.oracle.kernel.KernelTrace trace(
       String text, DomainResult domains, GuestWorkload workload) {
     Map<Integer, List<Map.Entry<String, java.util.BitSet>>> levels = new java.util.TreeMap<>();
-    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu()).forEach((cpu, chain) -> {
-      List<String> keys = BehaviourComparison.keys(
-          chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList());
-      List<Map.Entry<String, java.util.BitSet>> spans = new ArrayList<>();
-      for (int i = 0; i < chain.size(); i++) {
-        spans.add(Map.entry(keys.get(i),
-            dev.schedlab.oracle.kernel.CpuList.parse(chain.get(i).span())));
-      }
-      levels.put(cpu, spans);
-    });
+    SimulatorDomains.renameKernel(domains.kernelDomains().byCpu())
+        .forEach(
+            (cpu, chain) -> {
+              List<String> keys =
+                  BehaviourComparison.keys(
+                      chain.stream().map(dev.schedlab.oracle.kernel.DomainView::name).toList());
+              List<Map.Entry<String, java.util.BitSet>> spans = new ArrayList<>();
+              for (int i = 0; i < chain.size(); i++) {
+                spans.add(
+                    Map.entry(
+                        keys.get(i),
+                        dev.schedlab.oracle.kernel.CpuList.parse(chain.get(i).span())));
+              }
+              levels.put(cpu, spans);
+            });
     Topology topology = domains.topology();
-    return dev.schedlab.oracle.kernel.KernelTrace.read(text,
-        cpu -> cpu < topology.nrCpuIds()
-            ? dev.schedlab.oracle.kernel.CpuList.parse(topology.smtSiblings(cpu).toCpuList())
-            : new java.util.BitSet(),
-        levels, workload.program());
+    return dev.schedlab.oracle.kernel.KernelTrace.read(
+        text,
+        cpu ->
+            cpu < topology.nrCpuIds()
+                ? dev.schedlab.oracle.kernel.CpuList.parse(topology.smtSiblings(cpu).toCpuList())
+                : new java.util.BitSet(),
+        levels,
+        workload.program());
   }
 
   private static double uptime(String text) {
@@ -307,12 +385,16 @@ public final class KernelOracle {
   private static Map<String, String> metrics(String output) {
     Map<String, String> out = new LinkedHashMap<>();
     if (output != null) {
-      output.lines().filter(l -> l.startsWith("metric ")).forEach(l -> {
-        String[] f = l.split("\\s+");
-        if (f.length >= 3) {
-          out.put(f[1], f[2]);
-        }
-      });
+      output
+          .lines()
+          .filter(l -> l.startsWith("metric "))
+          .forEach(
+              l -> {
+                String[] f = l.split("\\s+");
+                if (f.length >= 3) {
+                  out.put(f[1], f[2]);
+                }
+              });
     }
     return out;
   }
@@ -334,12 +416,14 @@ public final class KernelOracle {
     SchedDomains simulated = SchedDomains.build(topology, SchedDomainOptions.LINUX_7_1_5);
     KernelDomains kernel = KernelDomains.read(archive);
     boolean partial = !simulated.cpuMap().contentEquals(topology.onlineMask());
-    DomainComparison comparison = DomainComparison.compare(
-        SimulatorDomains.renameKernel(kernel.byCpu()), SimulatorDomains.views(simulated),
-        partial);
+    DomainComparison comparison =
+        DomainComparison.compare(
+            SimulatorDomains.renameKernel(kernel.byCpu()),
+            SimulatorDomains.views(simulated),
+            partial);
     String version = archive.text("proc/version");
-    return new DomainResult(request, boot, version == null ? "?" : version.trim(), kernel,
-        topology, comparison);
+    return new DomainResult(
+        request, boot, version == null ? "?" : version.trim(), kernel, topology, comparison);
   }
 
   /**
@@ -351,7 +435,8 @@ public final class KernelOracle {
       ImportedTopology imported = SysfsImporter.read(guestFiles);
       Topology topology = imported.toTopology();
       String cmdline = archive.text("proc/cmdline");
-      return cmdline == null ? topology
+      return cmdline == null
+          ? topology
           : topology.withHousekeeping(Housekeeping.parse(cmdline, topology.nrCpuIds()));
     } catch (IllegalArgumentException e) {
       throw new OracleException("the guest's sysfs does not import: " + e.getMessage(), e);
@@ -369,15 +454,24 @@ public final class KernelOracle {
     if (accel == null && kvmUsable()) {
       progress.accept("trying KVM (falls back to TCG if the guest does not boot in 60 s)");
       try {
-        return QemuGuest.run(boot(request, kernel, initramfs, Accelerator.KVM,
-            Duration.ofSeconds(60)));
+        return QemuGuest.run(
+            boot(request, kernel, initramfs, Accelerator.KVM, Duration.ofSeconds(60)));
       } catch (OracleException e) {
         progress.accept("KVM did not boot (" + e.getMessage() + "); using TCG");
       }
     }
     Accelerator chosen = accel == null ? Accelerator.TCG : accel;
-    progress.accept("booting " + request.shape() + " (" + request.shape().cpus() + " CPUs, "
-        + request.shape().nodes() + " nodes) under " + chosen.id() + " with " + kernel);
+    progress.accept(
+        "booting "
+            + request.shape()
+            + " ("
+            + request.shape().cpus()
+            + " CPUs, "
+            + request.shape().nodes()
+            + " nodes) under "
+            + chosen.id()
+            + " with "
+            + kernel);
     Duration timeout = bootTimeout(request.shape(), extraSeconds);
     try {
       return QemuGuest.run(boot(request, kernel, initramfs, chosen, timeout));
@@ -387,7 +481,8 @@ public final class KernelOracle {
       }
       // A TCG guest on an overcommitted host now and then stalls early in boot; one more try
       // tells a stall from a guest that never boots. The first console is kept beside.
-      moveAside(request.workDirectory().resolve("console.log"),
+      moveAside(
+          request.workDirectory().resolve("console.log"),
           request.workDirectory().resolve("console-first-try.log"));
       progress.accept("no result within " + timeout.toSeconds() + " s; booting once more");
       return QemuGuest.run(boot(request, kernel, initramfs, chosen, timeout));
@@ -409,8 +504,16 @@ public final class KernelOracle {
 
   private QemuGuest.Boot boot(
       Request request, Path kernel, byte[] initramfs, Accelerator accel, Duration timeout) {
-    return new QemuGuest.Boot(tools.qemu(), kernel, initramfs, request.shape(),
-        request.kernelArguments(), accel, timeout, request.workDirectory(), progress);
+    return new QemuGuest.Boot(
+        tools.qemu(),
+        kernel,
+        initramfs,
+        request.shape(),
+        request.kernelArguments(),
+        accel,
+        timeout,
+        request.workDirectory(),
+        progress);
   }
 
   private static boolean kvmUsable() {

@@ -18,16 +18,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Records a scheduler trace in the guest for trace replay: boots the shape, runs the workload
- * with {@link GuestWorkload#RECORDED_EVENTS} enabled in tracefs (global clock), and writes the
- * guest's {@code /sys/kernel/tracing/trace} text as the kernel printed it, with the guest's
- * sysfs (for {@code hw.import}) extracted beside it. No {@code perf sched record}: the guest has
- * only busybox. The simulator does not run.
+ * Records a scheduler trace in the guest for trace replay: boots the shape, runs the workload with
+ * {@link GuestWorkload#RECORDED_EVENTS} enabled in tracefs (global clock), and writes the guest's
+ * {@code /sys/kernel/tracing/trace} text as the kernel printed it, with the guest's sysfs (for
+ * {@code hw.import}) extracted beside it. No {@code perf sched record}: the guest has only busybox.
+ * The simulator does not run.
  */
 public final class TraceRecorder {
 
   /** An event line's name: {@code <idle>-0 [001] d..2. 12.345678: sched_switch: ...}. */
   private static final Pattern EVENT = Pattern.compile(":\\s+(sched_[a-z_]+):\\s");
+
   /** A ring-buffer overrun line of {@code per_cpu/cpuN/stats}. */
   private static final Pattern OVERRUN = Pattern.compile("overrun:\\s*(\\d+)");
 
@@ -57,36 +58,44 @@ public final class TraceRecorder {
     /** One line per event name and a summary. */
     public String summary() {
       StringBuilder sb = new StringBuilder();
-      sb.append("trace ").append(trace).append(": ").append(bytes).append(" bytes, ")
-          .append(events.values().stream().mapToLong(Long::longValue).sum()).append(" events, ")
-          .append(overruns).append(" lost to ring-buffer overruns\n");
-      events.forEach((name, n) -> sb.append("  ").append(name).append(' ').append(n)
-          .append('\n'));
+      sb.append("trace ")
+          .append(trace)
+          .append(": ")
+          .append(bytes)
+          .append(" bytes, ")
+          .append(events.values().stream().mapToLong(Long::longValue).sum())
+          .append(" events, ")
+          .append(overruns)
+          .append(" lost to ring-buffer overruns\n");
+      events.forEach((name, n) -> sb.append("  ").append(name).append(' ').append(n).append('\n'));
       sb.append("guest sysfs: ").append(guestFiles).append('\n');
       return sb.toString();
     }
   }
 
   /**
-   * Boots, runs {@code workload} with the recording's events, and writes the trace to {@code
-   * out}.
+   * Boots, runs {@code workload} with the recording's events, and writes the trace to {@code out}.
    *
    * @throws OracleException when the guest does not boot or sends no trace (no tracefs)
    */
   public Recording record(KernelOracle.Request request, GuestWorkload workload, Path out) {
     GuestWorkload recording = workload.recording();
     GuestPrograms programs = new GuestPrograms(tools.gcc(), GuestPrograms.defaultCache());
-    GuestImage image = new GuestImage(tools.busybox()).workload(recording.guestCommands())
-        .program(recording.program(), programs.binary(recording.program()));
-    QemuGuest.Result boot = oracle.boot(request, image,
-        (long) Math.ceil(recording.seconds()) * 2 + 30);
+    GuestImage image =
+        new GuestImage(tools.busybox())
+            .workload(recording.guestCommands())
+            .program(recording.program(), programs.binary(recording.program()));
+    QemuGuest.Result boot =
+        oracle.boot(request, image, (long) Math.ceil(recording.seconds()) * 2 + 30);
     TarArchive archive = boot.archive();
     Path guestFiles = request.workDirectory().resolve("guest");
     archive.extractTo(guestFiles);
     String text = archive.text("trace.txt");
     if (text == null) {
-      throw new OracleException("the guest sent no trace (is tracefs in its kernel?); its console"
-          + " is in " + boot.consoleLog());
+      throw new OracleException(
+          "the guest sent no trace (is tracefs in its kernel?); its console"
+              + " is in "
+              + boot.consoleLog());
     }
     try {
       Path parent = out.toAbsolutePath().getParent();
@@ -98,19 +107,26 @@ public final class TraceRecorder {
       throw new OracleException("cannot write " + out + ": " + e.getMessage(), e);
     }
     progress.accept("trace written to " + out);
-    return new Recording(out, text.getBytes(StandardCharsets.UTF_8).length, count(text),
-        overruns(archive.text("trace.overrun")), guestFiles);
+    return new Recording(
+        out,
+        text.getBytes(StandardCharsets.UTF_8).length,
+        count(text),
+        overruns(archive.text("trace.overrun")),
+        guestFiles);
   }
 
   /** The count of each event name in a tracefs text. */
   static Map<String, Long> count(String text) {
     Map<String, Long> counts = new TreeMap<>();
-    text.lines().filter(l -> !l.startsWith("#")).forEach(l -> {
-      Matcher m = EVENT.matcher(l);
-      if (m.find()) {
-        counts.merge(m.group(1), 1L, Long::sum);
-      }
-    });
+    text.lines()
+        .filter(l -> !l.startsWith("#"))
+        .forEach(
+            l -> {
+              Matcher m = EVENT.matcher(l);
+              if (m.find()) {
+                counts.merge(m.group(1), 1L, Long::sum);
+              }
+            });
     return counts;
   }
 

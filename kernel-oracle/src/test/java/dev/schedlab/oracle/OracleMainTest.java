@@ -13,8 +13,11 @@ final class OracleMainTest {
   private static String[] run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = OracleMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int status =
+        OracleMain.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     return new String[] {Integer.toString(status), err.toString(StandardCharsets.UTF_8)};
   }
 
@@ -51,8 +54,15 @@ final class OracleMainTest {
 
   @Test
   void run_badRulesOrForkexecInBehaviour_oneLineAndExit2() {
-    String[] rules = run("behaviour", "--shape", "1s1d2c1t", "--workload", "gemm:1:1000:0",
-        "--rules", "linux-5.15");
+    String[] rules =
+        run(
+            "behaviour",
+            "--shape",
+            "1s1d2c1t",
+            "--workload",
+            "gemm:1:1000:0",
+            "--rules",
+            "linux-5.15");
     assertThat(rules[0]).isEqualTo("2");
     assertThat(rules[1].strip().lines()).hasSize(1);
     assertThat(rules[1]).contains("rules linux-5.15: allowed mainline, linux-6.1");
@@ -66,8 +76,8 @@ final class OracleMainTest {
     String[] noOut = run("record", "--shape", "1s1d2c1t", "--workload", "forkexec:1:2:3");
     assertThat(noOut[0]).isEqualTo("2");
     assertThat(noOut[1]).contains("--out is required");
-    String[] bad = run("record", "--shape", "1s1d2c1t", "--workload", "forkexec:1", "--out",
-        "/tmp/x.txt");
+    String[] bad =
+        run("record", "--shape", "1s1d2c1t", "--workload", "forkexec:1", "--out", "/tmp/x.txt");
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[1]).contains("forkexec:WORKERS:CHILDREN:RUN_US");
   }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The recordings kept for trace replay (src/test/resources/dev/schedlab/oracle/traces, recorded
- * with {@code bin/oracle record} on a Linux 6.1 guest) are tracefs text with every recorded
- * event, none lost; the recorder counts events by name and sums ring-buffer overruns.
+ * with {@code bin/oracle record} on a Linux 6.1 guest) are tracefs text with every recorded event,
+ * none lost; the recorder counts events by name and sums ring-buffer overruns.
  */
 final class TraceRecorderTest {
 
@@ -29,7 +29,8 @@ final class TraceRecorderTest {
       String text = resource(name);
       assertThat(text).startsWith("# tracer: nop");
       Map<String, Long> counts = TraceRecorder.count(text);
-      assertThat(counts.keySet()).as(name)
+      assertThat(counts.keySet())
+          .as(name)
           .containsExactlyInAnyOrderElementsOf(GuestWorkload.RECORDED_EVENTS);
       long lines = text.lines().filter(l -> !l.startsWith("#")).count();
       assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(lines);

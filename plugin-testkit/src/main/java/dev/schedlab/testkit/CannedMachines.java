@@ -67,7 +67,12 @@ public final class CannedMachines {
     TopologyBuilder b = Topology.builder(8).name("big.LITTLE 4+4");
     for (int cpu = 0; cpu < 8; cpu++) {
       boolean big = cpu < 4;
-      b.cpu(cpu).packageId(0).llcId(0).clusterId(big ? 0 : 1).coreId(cpu).node(0)
+      b.cpu(cpu)
+          .packageId(0)
+          .llcId(0)
+          .clusterId(big ? 0 : 1)
+          .coreId(cpu)
+          .node(0)
           .capacity(big ? 1024 : 446);
     }
     return machine("asym", "big.LITTLE, asymmetric capacity", b.build());
@@ -110,7 +115,9 @@ public final class CannedMachines {
             new MemoryBandwidthShare(100e9, 15e9));
     MachineFacts facts =
         new MachineFacts(
-            2.5e9, 16, 100e9,
+            2.5e9,
+            16,
+            100e9,
             "Canned conformance machine " + name + "; generic assumptions of hw.shape.");
     return new CannedMachine(name, description, new Machine(topology, model, facts));
   }

@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * The workloads the kit runs policies under, sized for the canned machines: a wakeup-heavy one
- * (hackbench: many short sleeps, wakeups across CPUs, idle CPUs with stopped ticks and NOHZ
- * kicks) and a bulk-synchronous one (GEMM: one thread per core with barriers, busy siblings next
- * to idle ones).
+ * (hackbench: many short sleeps, wakeups across CPUs, idle CPUs with stopped ticks and NOHZ kicks)
+ * and a bulk-synchronous one (GEMM: one thread per core with barriers, busy siblings next to idle
+ * ones).
  */
 public final class CannedWorkloads {
 

@@ -56,8 +56,13 @@ public record ConformanceReport(String pluginId, List<Outcome> outcomes) {
     List<Outcome> failed = failures();
     if (!failed.isEmpty()) {
       throw new AssertionError(
-          "plugin " + pluginId + " does not conform: " + failed.size() + " of "
-              + outcomes.size() + " checks failed\n"
+          "plugin "
+              + pluginId
+              + " does not conform: "
+              + failed.size()
+              + " of "
+              + outcomes.size()
+              + " checks failed\n"
               + failed.stream()
                   .map(o -> "  - " + o.check() + ": " + o.message().replace("\n", "\n    "))
                   .collect(Collectors.joining("\n")));
@@ -66,11 +71,23 @@ public record ConformanceReport(String pluginId, List<Outcome> outcomes) {
 
   @Override
   public String toString() {
-    return "conformance of " + pluginId + ": " + count(Status.PASSED) + " passed, "
-        + count(Status.FAILED) + " failed, " + count(Status.SKIPPED) + " skipped\n"
+    return "conformance of "
+        + pluginId
+        + ": "
+        + count(Status.PASSED)
+        + " passed, "
+        + count(Status.FAILED)
+        + " failed, "
+        + count(Status.SKIPPED)
+        + " skipped\n"
         + outcomes.stream()
-            .map(o -> "  " + o.status() + " " + o.check()
-                + (o.message().isEmpty() ? "" : ": " + o.message()))
+            .map(
+                o ->
+                    "  "
+                        + o.status()
+                        + " "
+                        + o.check()
+                        + (o.message().isEmpty() ? "" : ": " + o.message()))
             .collect(Collectors.joining("\n"));
   }
 }

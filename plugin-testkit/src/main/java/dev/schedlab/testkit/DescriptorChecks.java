@@ -48,24 +48,36 @@ final class DescriptorChecks {
   /** The checks, in order. */
   List<ConformanceCheck> checks() {
     List<ConformanceCheck> checks = new ArrayList<>();
-    checks.add(new ConformanceCheck("provider", "public final class with a public no-arg"
-        + " constructor", this::checkClassShape));
-    checks.add(new ConformanceCheck("provider", "registered with ServiceLoader",
-        this::checkServiceRegistration));
-    checks.add(new ConformanceCheck("descriptor", "constant, with id family.name and matching"
-        + " kind", this::checkIdentity));
-    checks.add(new ConformanceCheck("descriptor", "description and source",
-        this::checkDocumentation));
-    checks.add(new ConformanceCheck("descriptor", "id unique among the plugins on the class path",
-        this::checkUnique));
+    checks.add(
+        new ConformanceCheck(
+            "provider",
+            "public final class with a public no-arg" + " constructor",
+            this::checkClassShape));
+    checks.add(
+        new ConformanceCheck(
+            "provider", "registered with ServiceLoader", this::checkServiceRegistration));
+    checks.add(
+        new ConformanceCheck(
+            "descriptor",
+            "constant, with id family.name and matching" + " kind",
+            this::checkIdentity));
+    checks.add(
+        new ConformanceCheck("descriptor", "description and source", this::checkDocumentation));
+    checks.add(
+        new ConformanceCheck(
+            "descriptor", "id unique among the plugins on the class path", this::checkUnique));
     checks.add(new ConformanceCheck("descriptor", "defaults resolve", this::checkDefaults));
-    checks.add(new ConformanceCheck("descriptor", "unknown parameter names rejected",
-        this::checkUnknownParameter));
+    checks.add(
+        new ConformanceCheck(
+            "descriptor", "unknown parameter names rejected", this::checkUnknownParameter));
     PluginDescriptor descriptor = descriptorOrNull();
     if (descriptor != null) {
       for (ParameterSpec spec : descriptor.parameters()) {
-        checks.add(new ConformanceCheck("parameter " + spec.name(),
-            "documented, default valid, range enforced", () -> checkParameter(spec)));
+        checks.add(
+            new ConformanceCheck(
+                "parameter " + spec.name(),
+                "documented, default valid, range enforced",
+                () -> checkParameter(spec)));
       }
     }
     return checks;
@@ -81,8 +93,12 @@ final class DescriptorChecks {
       return d;
     } catch (RuntimeException e) {
       throw new AssertionError(
-          className() + ".descriptor() threw " + e.getClass().getSimpleName() + ": "
-              + e.getMessage(), e);
+          className()
+              + ".descriptor() threw "
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -119,8 +135,9 @@ final class DescriptorChecks {
         PluginProvider fresh = (PluginProvider) constructor.newInstance();
         PluginDescriptor mine = descriptorOrNull();
         if (mine != null && !mine.equals(fresh.descriptor())) {
-          problems.add("describes itself differently in a new instance (the descriptor must be"
-              + " constant)");
+          problems.add(
+              "describes itself differently in a new instance (the descriptor must be"
+                  + " constant)");
         }
       } catch (InvocationTargetException e) {
         problems.add("threw " + e.getCause() + " in its no-arg constructor");
@@ -130,7 +147,10 @@ final class DescriptorChecks {
     }
     if (!problems.isEmpty()) {
       throw new AssertionError(
-          "provider " + type.getName() + " " + String.join(", ", problems)
+          "provider "
+              + type.getName()
+              + " "
+              + String.join(", ", problems)
               + "; a provider is a public final class with a public no-arg constructor,"
               + " annotated @AutoService(<provider interface>.class)");
     }
@@ -145,9 +165,14 @@ final class DescriptorChecks {
             .anyMatch(p -> p.type().equals(provider.getClass()));
     if (!registered) {
       throw new AssertionError(
-          provider.getClass().getName() + " is not registered as a " + service.getSimpleName()
-              + ": annotate it with @AutoService(" + service.getSimpleName() + ".class), which"
-              + " writes META-INF/services/" + service.getName());
+          provider.getClass().getName()
+              + " is not registered as a "
+              + service.getSimpleName()
+              + ": annotate it with @AutoService("
+              + service.getSimpleName()
+              + ".class), which"
+              + " writes META-INF/services/"
+              + service.getName());
     }
   }
 
@@ -155,7 +180,9 @@ final class DescriptorChecks {
     PluginDescriptor d = descriptor();
     if (!d.equals(provider.descriptor())) {
       throw new AssertionError(
-          "descriptor() of " + d.id() + " returned different descriptors on two calls; it must"
+          "descriptor() of "
+              + d.id()
+              + " returned different descriptors on two calls; it must"
               + " be constant");
     }
     String id = provider.id();
@@ -165,28 +192,44 @@ final class DescriptorChecks {
     }
     if (!ID.matcher(id).matches()) {
       throw new AssertionError(
-          "id \"" + id + "\" must be family.name in lower case letters, digits and dashes"
+          "id \""
+              + id
+              + "\" must be family.name in lower case letters, digits and dashes"
               + " (e.g. fair.ilb.idle-core)");
     }
     PluginKind kind = expectedKind();
     if (d.kind() != kind) {
       throw new AssertionError(
-          id + ": descriptor says kind " + d.kind() + " but the class implements "
-              + kind.providerType().getSimpleName() + " (kind " + kind + ")");
+          id
+              + ": descriptor says kind "
+              + d.kind()
+              + " but the class implements "
+              + kind.providerType().getSimpleName()
+              + " (kind "
+              + kind
+              + ")");
     }
     boolean profile = provider instanceof ProfileProvider;
     if (profile != id.startsWith("profile.")) {
       throw new AssertionError(
-          id + ": " + (profile
-              ? "a profile's id is profile.<name>"
-              : "the family profile. is for ProfileProvider ids only"));
+          id
+              + ": "
+              + (profile
+                  ? "a profile's id is profile.<name>"
+                  : "the family profile. is for ProfileProvider ids only"));
     }
     String family = id.substring(0, id.indexOf('.'));
     if (RESERVED_FAMILIES.contains(family)
         && !provider.getClass().getName().startsWith("dev.schedlab.")) {
       throw new AssertionError(
-          id + ": the family " + family + ". belongs to schedlab's own plugins; choose a family"
-              + " of your own (e.g. " + "acme." + id.substring(family.length() + 1) + ")");
+          id
+              + ": the family "
+              + family
+              + ". belongs to schedlab's own plugins; choose a family"
+              + " of your own (e.g. "
+              + "acme."
+              + id.substring(family.length() + 1)
+              + ")");
     }
     if (d.has(Capability.MAINLINE) && d.has(Capability.EXPERIMENTAL)) {
       throw new AssertionError(id + " declares both MAINLINE and EXPERIMENTAL");
@@ -202,8 +245,9 @@ final class DescriptorChecks {
       problems.add("has a description of several lines (listings show one line)");
     }
     if (d.source().isBlank()) {
-      problems.add("has no source (say where the behaviour comes from: kernel function, commit,"
-          + " thread, or \"original\")");
+      problems.add(
+          "has no source (say where the behaviour comes from: kernel function, commit,"
+              + " thread, or \"original\")");
     }
     if (!problems.isEmpty()) {
       throw new AssertionError("plugin " + d.id() + " " + String.join(" and ", problems));
@@ -215,19 +259,25 @@ final class DescriptorChecks {
     PluginRegistry known;
     try {
       known =
-          registry != null
-              ? registry
-              : PluginRegistry.load(provider.getClass().getClassLoader());
+          registry != null ? registry : PluginRegistry.load(provider.getClass().getClassLoader());
     } catch (RuntimeException e) {
       throw new AssertionError("the plugins on the class path do not load: " + e.getMessage(), e);
     }
-    known.find(d.id()).ifPresent(other -> {
-      if (other.getClass() != provider.getClass()) {
-        throw new AssertionError(
-            "id " + d.id() + " is already used by " + other.getClass().getName() + " from "
-                + PluginRegistry.origin(other) + "; ids must be unique");
-      }
-    });
+    known
+        .find(d.id())
+        .ifPresent(
+            other -> {
+              if (other.getClass() != provider.getClass()) {
+                throw new AssertionError(
+                    "id "
+                        + d.id()
+                        + " is already used by "
+                        + other.getClass().getName()
+                        + " from "
+                        + PluginRegistry.origin(other)
+                        + "; ids must be unique");
+              }
+            });
   }
 
   private void checkDefaults() {
@@ -253,8 +303,10 @@ final class DescriptorChecks {
     }
     if (!message.contains(UNKNOWN_PARAMETER) || !missing.isEmpty()) {
       throw new AssertionError(
-          d.id() + ": the message for an unknown parameter must name it and list the known ones"
-              + (missing.isEmpty() ? "" : " (missing " + missing + ")") + "; it was: "
+          d.id()
+              + ": the message for an unknown parameter must name it and list the known ones"
+              + (missing.isEmpty() ? "" : " (missing " + missing + ")")
+              + "; it was: "
               + message);
     }
   }
@@ -274,21 +326,36 @@ final class DescriptorChecks {
       String message = rejection(d, spec.name(), value);
       if (message != null) {
         throw new AssertionError(
-            where + "=" + value + " is inside the documented range " + spec.allowed()
-                + " but was rejected: " + message);
+            where
+                + "="
+                + value
+                + " is inside the documented range "
+                + spec.allowed()
+                + " but was rejected: "
+                + message);
       }
     }
     for (String value : ParameterEdges.outside(spec)) {
       String message = rejection(d, spec.name(), value);
       if (message == null) {
         throw new AssertionError(
-            where + "=" + value + " is outside the documented range " + spec.allowed()
+            where
+                + "="
+                + value
+                + " is outside the documented range "
+                + spec.allowed()
                 + " but was accepted");
       }
       if (!message.contains(spec.name()) || !message.contains(spec.allowed())) {
         throw new AssertionError(
-            where + "=" + value + " was rejected, but the message must name the parameter and"
-                + " what is allowed (" + spec.allowed() + "); it was: " + message);
+            where
+                + "="
+                + value
+                + " was rejected, but the message must name the parameter and"
+                + " what is allowed ("
+                + spec.allowed()
+                + "); it was: "
+                + message);
       }
     }
   }
@@ -313,8 +380,10 @@ final class DescriptorChecks {
     }
     if (kinds.size() != 1) {
       throw new AssertionError(
-          provider.getClass().getName() + " must implement exactly one provider interface of"
-              + " dev.schedlab.spi; it implements " + (kinds.isEmpty() ? "none" : kinds));
+          provider.getClass().getName()
+              + " must implement exactly one provider interface of"
+              + " dev.schedlab.spi; it implements "
+              + (kinds.isEmpty() ? "none" : kinds));
     }
     return kinds.get(0);
   }

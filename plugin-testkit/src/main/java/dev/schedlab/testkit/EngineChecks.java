@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The checks that run a policy plugin through the real engine with the invariant checker on:
- * every canned machine × canned workload with its default parameters, one run per non-default
- * edge value of each parameter, and a determinism check (same seed twice, same result).
+ * The checks that run a policy plugin through the real engine with the invariant checker on: every
+ * canned machine × canned workload with its default parameters, one run per non-default edge value
+ * of each parameter, and a determinism check (same seed twice, same result).
  */
 final class EngineChecks {
 
@@ -40,6 +40,7 @@ final class EngineChecks {
 
   /** Runs done and ILB selections asked of the plugin in them, for the "was exercised" check. */
   private final AtomicInteger runs = new AtomicInteger();
+
   private final AtomicLong ilbSelections = new AtomicLong();
 
   EngineChecks(
@@ -72,8 +73,11 @@ final class EngineChecks {
     List<ConformanceCheck> checks = new ArrayList<>();
     for (CannedMachine machine : machines) {
       for (CannedWorkload workload : workloads) {
-        checks.add(new ConformanceCheck("engine " + machine.name(), workload.toString(),
-            () -> runChecked(machine, workload, overrides, durationNs, "")));
+        checks.add(
+            new ConformanceCheck(
+                "engine " + machine.name(),
+                workload.toString(),
+                () -> runChecked(machine, workload, overrides, durationNs, "")));
       }
     }
     CannedMachine edgeMachine = firstSupported();
@@ -82,17 +86,28 @@ final class EngineChecks {
       for (String value : ParameterEdges.insideButNotDefault(spec)) {
         Map<String, String> edge = new java.util.HashMap<>(overrides);
         edge.put(spec.name(), value);
-        checks.add(new ConformanceCheck("engine with edge values",
-            spec.name() + "=" + value,
-            () -> runChecked(requireSupported(edgeMachine), edgeWorkload, edge,
-                Math.min(durationNs, EDGE_DURATION_NS), " with " + spec.name() + "=" + value)));
+        checks.add(
+            new ConformanceCheck(
+                "engine with edge values",
+                spec.name() + "=" + value,
+                () ->
+                    runChecked(
+                        requireSupported(edgeMachine),
+                        edgeWorkload,
+                        edge,
+                        Math.min(durationNs, EDGE_DURATION_NS),
+                        " with " + spec.name() + "=" + value)));
       }
     }
-    checks.add(new ConformanceCheck("engine determinism", "same seed, same result",
-        () -> checkDeterminism(requireSupported(edgeMachine), edgeWorkload)));
+    checks.add(
+        new ConformanceCheck(
+            "engine determinism",
+            "same seed, same result",
+            () -> checkDeterminism(requireSupported(edgeMachine), edgeWorkload)));
     if (provider instanceof IlbSelectorProvider) {
-      checks.add(new ConformanceCheck("engine exercised", "the engine asked the selector",
-          this::checkIlbExercised));
+      checks.add(
+          new ConformanceCheck(
+              "engine exercised", "the engine asked the selector", this::checkIlbExercised));
     }
     return checks;
   }
@@ -142,8 +157,13 @@ final class EngineChecks {
       throw new AssertionError(what + ": engine " + e.getMessage() + where(e), e);
     } catch (RuntimeException | StackOverflowError e) {
       throw new AssertionError(
-          what + ": the run failed with " + e.getClass().getSimpleName() + ": " + e.getMessage()
-              + where(e), e);
+          what
+              + ": the run failed with "
+              + e.getClass().getSimpleName()
+              + ": "
+              + e.getMessage()
+              + where(e),
+          e);
     }
   }
 
@@ -167,7 +187,11 @@ final class EngineChecks {
     String second = run(machine, workload, overrides, durationNs, what).fingerprint();
     if (!first.equals(second)) {
       throw new AssertionError(
-          what + ": two runs with seed " + seed + " differ (" + firstDifference(first, second)
+          what
+              + ": two runs with seed "
+              + seed
+              + " differ ("
+              + firstDifference(first, second)
               + "); take randomness only from PolicyContext.random() and keep no state in static"
               + " fields or between create() calls");
     }
@@ -179,7 +203,10 @@ final class EngineChecks {
     }
     if (ilbSelections.get() == 0) {
       throw new AssertionError(
-          "in " + runs.get() + " runs the engine never asked " + descriptor.id()
+          "in "
+              + runs.get()
+              + " runs the engine never asked "
+              + descriptor.id()
               + " for an ILB, so the runs did not test it; run the engine checks on machines"
               + " and workloads with idle CPUs and NOHZ kicks");
     }

@@ -61,39 +61,42 @@ final class ParameterEdges {
     List<String> values = new ArrayList<>();
     switch (spec.type()) {
       case INT:
-      case LONG: {
-        long lo = lowest(spec);
-        long hi = highest(spec);
-        if (lo != Long.MIN_VALUE) {
-          values.add(Long.toString(lo - 1));
+      case LONG:
+        {
+          long lo = lowest(spec);
+          long hi = highest(spec);
+          if (lo != Long.MIN_VALUE) {
+            values.add(Long.toString(lo - 1));
+          }
+          if (hi != Long.MAX_VALUE) {
+            values.add(Long.toString(hi + 1));
+          }
+          break;
         }
-        if (hi != Long.MAX_VALUE) {
-          values.add(Long.toString(hi + 1));
+      case DURATION:
+        {
+          long lo = lowest(spec);
+          long hi = highest(spec);
+          if (lo > 0) {
+            values.add((lo - 1) + "ns");
+          }
+          if (hi < (1L << 53)) {
+            values.add((hi + 1) + "ns");
+          }
+          break;
         }
-        break;
-      }
-      case DURATION: {
-        long lo = lowest(spec);
-        long hi = highest(spec);
-        if (lo > 0) {
-          values.add((lo - 1) + "ns");
+      case DOUBLE:
+        {
+          double below = Math.nextDown(spec.min());
+          double above = Math.nextUp(spec.max());
+          if (Double.isFinite(below)) {
+            values.add(Double.toString(below));
+          }
+          if (Double.isFinite(above)) {
+            values.add(Double.toString(above));
+          }
+          break;
         }
-        if (hi < (1L << 53)) {
-          values.add((hi + 1) + "ns");
-        }
-        break;
-      }
-      case DOUBLE: {
-        double below = Math.nextDown(spec.min());
-        double above = Math.nextUp(spec.max());
-        if (Double.isFinite(below)) {
-          values.add(Double.toString(below));
-        }
-        if (Double.isFinite(above)) {
-          values.add(Double.toString(above));
-        }
-        break;
-      }
       case CHOICE:
         values.add("not-a-choice");
         break;

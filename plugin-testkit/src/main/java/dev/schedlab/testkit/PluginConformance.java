@@ -21,17 +21,17 @@ import org.opentest4j.TestAbortedException;
  * <ul>
  *   <li>the provider is a {@code public final} class with a public no-arg constructor, registered
  *       with {@link java.util.ServiceLoader} ({@code @AutoService});
- *   <li>its descriptor is constant, its id is {@code family.name}, unique among the plugins on
- *       the class path and of the kind the class implements; description and source are given;
- *       every parameter is documented, its default is valid, values at its bounds are accepted
- *       and values just outside are rejected with a message naming the range; unknown parameter
- *       names are rejected with a message listing the known ones;
+ *   <li>its descriptor is constant, its id is {@code family.name}, unique among the plugins on the
+ *       class path and of the kind the class implements; description and source are given; every
+ *       parameter is documented, its default is valid, values at its bounds are accepted and values
+ *       just outside are rejected with a message naming the range; unknown parameter names are
+ *       rejected with a message listing the known ones;
  *   <li>a policy plugin (ILB selector, NOHZ idle tracking, balance pass, wakeup policy) runs
- *       through the real engine with the invariant checker on, on every {@linkplain
- *       CannedMachines canned machine} (SMT1/2/4/8, NUMA, asymmetric capacity, nohz_full) under
- *       every {@linkplain CannedWorkloads canned workload}, skipping machines its capabilities
- *       exclude; once more with each non-default edge value of each parameter; twice with the
- *       same seed, which must give the same result; and an ILB selector must actually be asked.
+ *       through the real engine with the invariant checker on, on every {@linkplain CannedMachines
+ *       canned machine} (SMT1/2/4/8, NUMA, asymmetric capacity, nohz_full) under every {@linkplain
+ *       CannedWorkloads canned workload}, skipping machines its capabilities exclude; once more
+ *       with each non-default edge value of each parameter; twice with the same seed, which must
+ *       give the same result; and an ILB selector must actually be asked.
  * </ul>
  *
  * <p>In a JUnit 5 test, either one assertion:
@@ -53,8 +53,8 @@ import org.opentest4j.TestAbortedException;
  * }</pre>
  *
  * <p>Engine runs are {@value #DEFAULT_DURATION_NS} ns of simulated time each (at most {@value
- * #MAX_DURATION_NS}), so the whole kit takes a few seconds per plugin. Instances are immutable;
- * the {@code with...} methods return copies.
+ * #MAX_DURATION_NS}), so the whole kit takes a few seconds per plugin. Instances are immutable; the
+ * {@code with...} methods return copies.
  */
 public final class PluginConformance {
 
@@ -99,8 +99,13 @@ public final class PluginConformance {
   /** The kit for {@code provider} with every canned machine and workload, seed 1. */
   public static PluginConformance of(PluginProvider provider) {
     return new PluginConformance(
-        provider, CannedMachines.all(), CannedWorkloads.all(), Map.of(), null,
-        DEFAULT_DURATION_NS, 1);
+        provider,
+        CannedMachines.all(),
+        CannedWorkloads.all(),
+        Map.of(),
+        null,
+        DEFAULT_DURATION_NS,
+        1);
   }
 
   /**
@@ -125,19 +130,17 @@ public final class PluginConformance {
 
   /** A copy running under {@code value} instead of the canned workloads. */
   public PluginConformance withWorkloads(List<CannedWorkload> value) {
-    return new PluginConformance(
-        provider, machines, value, parameters, registry, durationNs, seed);
+    return new PluginConformance(provider, machines, value, parameters, registry, durationNs, seed);
   }
 
   /** A copy whose engine runs use these parameter overrides (name → raw value). */
   public PluginConformance withParameters(Map<String, String> value) {
-    return new PluginConformance(
-        provider, machines, workloads, value, registry, durationNs, seed);
+    return new PluginConformance(provider, machines, workloads, value, registry, durationNs, seed);
   }
 
   /**
-   * A copy checking id uniqueness among {@code value} rather than among the providers the
-   * plugin's class loader discovers.
+   * A copy checking id uniqueness among {@code value} rather than among the providers the plugin's
+   * class loader discovers.
    */
   public PluginConformance withRegistry(PluginRegistry value) {
     return new PluginConformance(
@@ -146,8 +149,7 @@ public final class PluginConformance {
 
   /** A copy with another simulated time per engine run (1 ms to 100 ms). */
   public PluginConformance withDurationNs(long value) {
-    return new PluginConformance(
-        provider, machines, workloads, parameters, registry, value, seed);
+    return new PluginConformance(provider, machines, workloads, parameters, registry, value, seed);
   }
 
   /** A copy with another master seed. */
@@ -163,8 +165,8 @@ public final class PluginConformance {
     PluginDescriptor descriptor = descriptorChecks.descriptorOrNull();
     if (descriptor != null && EngineChecks.isPolicy(provider)) {
       checks.addAll(
-          new EngineChecks(provider, descriptor, parameters, machines, workloads, durationNs,
-              seed).checks());
+          new EngineChecks(provider, descriptor, parameters, machines, workloads, durationNs, seed)
+              .checks());
     }
     return checks;
   }
@@ -188,8 +190,8 @@ public final class PluginConformance {
   }
 
   /**
-   * The checks as JUnit dynamic tests, one container per group ({@code descriptor}, {@code
-   * engine smt2}, ...); a check excluded by the plugin's capabilities is reported as aborted.
+   * The checks as JUnit dynamic tests, one container per group ({@code descriptor}, {@code engine
+   * smt2}, ...); a check excluded by the plugin's capabilities is reported as aborted.
    */
   public Stream<DynamicNode> dynamicTests() {
     Map<String, List<DynamicNode>> groups = new LinkedHashMap<>();

@@ -33,12 +33,11 @@ import java.util.Set;
 
 /**
  * schedlab's architecture rules for plugin code, reusable in a plugin author's build: plugin code
- * depends only on topology-api ({@code dev.schedlab.cpumask}, {@code dev.schedlab.topology},
- * {@code dev.schedlab.spi}), the JDK, the Eclipse Collections API, AutoService annotations and
- * extras you allow; providers are {@code public final}, registered with {@code @AutoService} for
- * the provider interface they implement, with a public no-arg constructor; policies take
- * randomness and time from their context, not from the JDK; no mutable static state; no package
- * cycles.
+ * depends only on topology-api ({@code dev.schedlab.cpumask}, {@code dev.schedlab.topology}, {@code
+ * dev.schedlab.spi}), the JDK, the Eclipse Collections API, AutoService annotations and extras you
+ * allow; providers are {@code public final}, registered with {@code @AutoService} for the provider
+ * interface they implement, with a public no-arg constructor; policies take randomness and time
+ * from their context, not from the JDK; no mutable static state; no package cycles.
  *
  * <p>With ArchUnit's JUnit 5 support ({@code archunit-junit5} at test scope):
  *
@@ -54,8 +53,8 @@ import java.util.Set;
  * }</pre>
  *
  * or in a plain JUnit test: {@code SchedlabArchitectureRules.checkPlugin("com.example.myplugin")}.
- * Package arguments are package names ({@code com.example.myplugin}) or ArchUnit package
- * patterns ({@code com.example.myplugin..}); either way they include subpackages.
+ * Package arguments are package names ({@code com.example.myplugin}) or ArchUnit package patterns
+ * ({@code com.example.myplugin..}); either way they include subpackages.
  */
 public final class SchedlabArchitectureRules {
 
@@ -107,9 +106,9 @@ public final class SchedlabArchitectureRules {
   }
 
   /**
-   * The main (non-test) classes of {@code packages} (subpackages included) on the class path.
-   * Finds the packages through the class loader's resource index instead of ArchUnit's scan of
-   * every class path entry, which costs seconds with large jars on the path.
+   * The main (non-test) classes of {@code packages} (subpackages included) on the class path. Finds
+   * the packages through the class loader's resource index instead of ArchUnit's scan of every
+   * class path entry, which costs seconds with large jars on the path.
    *
    * @throws IllegalStateException when the class path cannot be read
    */
@@ -152,14 +151,15 @@ public final class SchedlabArchitectureRules {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage(allowed.toArray(String[]::new))
-        .because("a plugin depends on topology-api alone (DESIGN.md), so it works with any"
-            + " engine version and stays out of the engine's internals");
+        .because(
+            "a plugin depends on topology-api alone (DESIGN.md), so it works with any"
+                + " engine version and stays out of the engine's internals");
   }
 
   /**
-   * Concrete classes in {@code pluginPackage} implementing {@link PluginProvider} are {@code
-   * public final}, have a public no-arg constructor and are annotated {@code @AutoService} naming
-   * the provider interface they implement.
+   * Concrete classes in {@code pluginPackage} implementing {@link PluginProvider} are {@code public
+   * final}, have a public no-arg constructor and are annotated {@code @AutoService} naming the
+   * provider interface they implement.
    */
   public static ArchRule providersArePublicFinalAndRegistered(String pluginPackage) {
     return classes()
@@ -178,16 +178,16 @@ public final class SchedlabArchitectureRules {
         .andShould(haveAPublicNoArgConstructor())
         .andShould(beRegisteredWithAutoServiceForTheirProviderInterface())
         .allowEmptyShould(true)
-        .because("ServiceLoader creates providers with their no-arg constructor and finds them"
-            + " through the service file @AutoService writes");
+        .because(
+            "ServiceLoader creates providers with their no-arg constructor and finds them"
+                + " through the service file @AutoService writes");
   }
 
   /**
    * Classes in {@code pluginPackage} create no {@code java.util.Random}, {@code SplittableRandom}
-   * or {@code ThreadLocalRandom} and do not call {@code Math.random()}, {@code
-   * System.nanoTime()} or {@code System.currentTimeMillis()}: a run must be a function of its
-   * seed, so randomness comes from {@code PolicyContext.random()} and time from {@code
-   * CpuStateView.nowNs()}.
+   * or {@code ThreadLocalRandom} and do not call {@code Math.random()}, {@code System.nanoTime()}
+   * or {@code System.currentTimeMillis()}: a run must be a function of its seed, so randomness
+   * comes from {@code PolicyContext.random()} and time from {@code CpuStateView.nowNs()}.
    */
   public static ArchRule noJdkRandomnessOrClock(String pluginPackage) {
     return noClasses()
@@ -207,13 +207,14 @@ public final class SchedlabArchitectureRules {
         .callMethod(System.class, "nanoTime")
         .orShould()
         .callMethod(System.class, "currentTimeMillis")
-        .because("the same seed must give the same run; use PolicyContext.random() and"
-            + " CpuStateView.nowNs()");
+        .because(
+            "the same seed must give the same run; use PolicyContext.random() and"
+                + " CpuStateView.nowNs()");
   }
 
   /**
-   * Static fields in {@code pluginPackage} are final: simulations run in parallel on many
-   * threads and one simulation must not see another's state.
+   * Static fields in {@code pluginPackage} are final: simulations run in parallel on many threads
+   * and one simulation must not see another's state.
    */
   public static ArchRule noMutableStaticState(String pluginPackage) {
     return fields()
@@ -255,11 +256,14 @@ public final class SchedlabArchitectureRules {
       public void check(JavaClass item, ConditionEvents events) {
         boolean ok =
             item.getConstructors().stream()
-                .anyMatch(c -> c.getRawParameterTypes().isEmpty()
-                    && c.getModifiers().contains(JavaModifier.PUBLIC));
+                .anyMatch(
+                    c ->
+                        c.getRawParameterTypes().isEmpty()
+                            && c.getModifiers().contains(JavaModifier.PUBLIC));
         if (!ok) {
-          events.add(SimpleConditionEvent.violated(
-              item, item.getName() + " has no public no-arg constructor"));
+          events.add(
+              SimpleConditionEvent.violated(
+                  item, item.getName() + " has no public no-arg constructor"));
         }
       }
     };
@@ -278,9 +282,13 @@ public final class SchedlabArchitectureRules {
         Optional<JavaAnnotation<JavaClass>> annotation =
             item.tryGetAnnotationOfType("com.google.auto.service.AutoService");
         if (annotation.isEmpty()) {
-          events.add(SimpleConditionEvent.violated(
-              item, item.getName() + " is not annotated @AutoService(" + simpleNames(expected)
-                  + ".class)"));
+          events.add(
+              SimpleConditionEvent.violated(
+                  item,
+                  item.getName()
+                      + " is not annotated @AutoService("
+                      + simpleNames(expected)
+                      + ".class)"));
           return;
         }
         List<String> named = new ArrayList<>();
@@ -293,17 +301,21 @@ public final class SchedlabArchitectureRules {
           }
         }
         if (!named.containsAll(expected)) {
-          events.add(SimpleConditionEvent.violated(
-              item, item.getName() + " is annotated @AutoService(" + simpleNames(named)
-                  + ") but implements " + simpleNames(expected)));
+          events.add(
+              SimpleConditionEvent.violated(
+                  item,
+                  item.getName()
+                      + " is annotated @AutoService("
+                      + simpleNames(named)
+                      + ") but implements "
+                      + simpleNames(expected)));
         }
       }
     };
   }
 
   private static String simpleNames(List<String> names) {
-    return String.join(", ", names.stream()
-        .map(n -> n.substring(n.lastIndexOf('.') + 1)).toList());
+    return String.join(", ", names.stream().map(n -> n.substring(n.lastIndexOf('.') + 1)).toList());
   }
 
   /** {@code com.example} or {@code com.example..} → {@code com.example..}. */
@@ -319,7 +331,9 @@ public final class SchedlabArchitectureRules {
     }
     if (p.isEmpty() || p.contains("*") || p.contains("(")) {
       throw new IllegalArgumentException(
-          "plugin package \"" + pluginPackage + "\" must be a package name such as"
+          "plugin package \""
+              + pluginPackage
+              + "\" must be a package name such as"
               + " com.example.myplugin");
     }
     return p;

@@ -40,8 +40,7 @@ final class ParameterEdgesTest {
 
   @Test
   void unboundedLong_hasNoOutsideValue() {
-    ParameterSpec spec =
-        ParameterSpec.ofLong("seed", "any", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+    ParameterSpec spec = ParameterSpec.ofLong("seed", "any", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     assertThat(ParameterEdges.outside(spec)).isEmpty();
   }
 }

@@ -3,13 +3,13 @@ package dev.schedlab.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.workloads.HackbenchWorkloadProvider;
 import dev.schedlab.spi.PluginProvider;
 import dev.schedlab.testkit.ConformanceReport.Outcome;
 import dev.schedlab.testkit.ConformanceReport.Status;
 import dev.schedlab.testkit.fixture.broken.BrokenProviders;
 import dev.schedlab.testkit.fixture.good.LowestIdleIlbSelectorProvider;
 import dev.schedlab.testkit.fixture.good.SmtOnlyIlbSelectorProvider;
+import dev.schedlab.workloads.HackbenchWorkloadProvider;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.DynamicContainer;
@@ -17,8 +17,8 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.Test;
 
 /**
- * The kit passes a conforming plugin on every canned machine and fails each kind of broken
- * plugin with a message that names the rule and what to do, never passing it.
+ * The kit passes a conforming plugin on every canned machine and fails each kind of broken plugin
+ * with a message that names the rule and what to do, never passing it.
  */
 final class PluginConformanceTest {
 
@@ -35,7 +35,8 @@ final class PluginConformanceTest {
         report.failures().stream()
             .filter(o -> o.check().startsWith(checkPrefix))
             .collect(Collectors.toList());
-    assertThat(failed).as("failed checks starting with '%s' in%n%s", checkPrefix, report)
+    assertThat(failed)
+        .as("failed checks starting with '%s' in%n%s", checkPrefix, report)
         .isNotEmpty();
     return failed.get(0).message();
   }
@@ -48,8 +49,10 @@ final class PluginConformanceTest {
     // 7 descriptor checks + 1 parameter + 7 machines × 2 workloads + 1 edge value
     // + determinism + exercised.
     assertThat(report.count(Status.PASSED)).isEqualTo(7 + 1 + 14 + 1 + 1 + 1);
-    assertThat(report.outcomes()).extracting(Outcome::check)
-        .contains("engine asym: wl.hackbench fds=4,groups=2,loops=1000",
+    assertThat(report.outcomes())
+        .extracting(Outcome::check)
+        .contains(
+            "engine asym: wl.hackbench fds=4,groups=2,loops=1000",
             "engine nohz-full: wl.gemm chunk=1ms",
             "engine with edge values: max_examined=1",
             "parameter max_examined: documented, default valid, range enforced");
@@ -122,8 +125,9 @@ final class PluginConformanceTest {
   void duplicateId_failsNamingTheOtherProvider() {
     ConformanceReport report = quick(new BrokenProviders.DuplicateIdIlbSelectorProvider()).run();
     assertThat(failureOf(report, "descriptor: id unique"))
-        .contains("id kittest.ilb.lowest-idle is already used by " 
-            + LowestIdleIlbSelectorProvider.class.getName());
+        .contains(
+            "id kittest.ilb.lowest-idle is already used by "
+                + LowestIdleIlbSelectorProvider.class.getName());
   }
 
   @Test
@@ -142,8 +146,7 @@ final class PluginConformanceTest {
 
   @Test
   void staticStateAcrossSimulations_failsTheDeterminismCheck() {
-    ConformanceReport report =
-        quick(new BrokenProviders.StaticStateIlbSelectorProvider()).run();
+    ConformanceReport report = quick(new BrokenProviders.StaticStateIlbSelectorProvider()).run();
     assertThat(failureOf(report, "engine determinism"))
         .contains("two runs with seed 1 differ")
         .contains("PolicyContext.random()");
@@ -161,10 +164,11 @@ final class PluginConformanceTest {
     assertThat(report.outcomes())
         .filteredOn(o -> o.status() == Status.SKIPPED)
         .extracting(Outcome::check, Outcome::message)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple(
-            "engine smt1: wl.hackbench fds=4,groups=2,loops=1000",
-            "kittest.ilb.smt-only declares [NEEDS_SMT]; smt1 (1n2l4c1t, no SMT, two LLCs)"
-                + " lacks it"));
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "engine smt1: wl.hackbench fds=4,groups=2,loops=1000",
+                "kittest.ilb.smt-only declares [NEEDS_SMT]; smt1 (1n2l4c1t, no SMT, two LLCs)"
+                    + " lacks it"));
   }
 
   @Test
@@ -180,10 +184,21 @@ final class PluginConformanceTest {
         PluginConformance.dynamicTests(new LowestIdleIlbSelectorProvider())
             .map(DynamicNode::getDisplayName)
             .collect(Collectors.toList());
-    assertThat(groups).containsExactly(
-        "provider", "descriptor", "parameter max_examined", "engine smt1", "engine smt2",
-        "engine smt4", "engine smt8", "engine numa", "engine asym", "engine nohz-full",
-        "engine with edge values", "engine determinism", "engine exercised");
+    assertThat(groups)
+        .containsExactly(
+            "provider",
+            "descriptor",
+            "parameter max_examined",
+            "engine smt1",
+            "engine smt2",
+            "engine smt4",
+            "engine smt8",
+            "engine numa",
+            "engine asym",
+            "engine nohz-full",
+            "engine with edge values",
+            "engine determinism",
+            "engine exercised");
     DynamicContainer smt8 =
         (DynamicContainer)
             PluginConformance.dynamicTests(new LowestIdleIlbSelectorProvider())
@@ -197,8 +212,9 @@ final class PluginConformanceTest {
   @Test
   void durationAboveTheLimit_isRejected() {
     assertThatThrownBy(
-            () -> PluginConformance.of(new LowestIdleIlbSelectorProvider())
-                .withDurationNs(200_000_000L))
+            () ->
+                PluginConformance.of(new LowestIdleIlbSelectorProvider())
+                    .withDurationNs(200_000_000L))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("allowed 1000000..100000000");
   }

@@ -21,21 +21,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
-import picocli.CommandLine;
 
 /**
  * Entry point of {@code schedlab}. Wires the picocli commands and turns every failure into the
  * contract users and scripts rely on: bad input (a picocli usage error, an unknown id, a value
- * outside its range, an unreadable topology file) prints exactly one line {@code schedlab:
- * <problem and what is allowed>} on stderr and exits with 2; nothing else is printed and no
- * stack trace is shown. Running out of heap is bad input too (the run was too large for the heap
- * given): a run the estimate of {@code HeapEstimate} says cannot fit is refused before it starts,
- * and an {@link OutOfMemoryError} that still happens becomes one line naming the heap and how to
- * raise it. A broken engine invariant prints the line
- * naming it, the simulated time and the CPU or task, and exits with 3. An unexpected failure also
- * prints one line, and exits with 1.
+ * outside its range, an unreadable topology file) prints exactly one line {@code schedlab: <problem
+ * and what is allowed>} on stderr and exits with 2; nothing else is printed and no stack trace is
+ * shown. Running out of heap is bad input too (the run was too large for the heap given): a run the
+ * estimate of {@code HeapEstimate} says cannot fit is refused before it starts, and an {@link
+ * OutOfMemoryError} that still happens becomes one line naming the heap and how to raise it. A
+ * broken engine invariant prints the line naming it, the simulated time and the CPU or task, and
+ * exits with 3. An unexpected failure also prints one line, and exits with 1.
  */
 public final class Main {
 
@@ -78,15 +77,16 @@ public final class Main {
   }
 
   /**
-   * Runs the command line in {@code cli}'s environment; returns the exit code. No arguments run
-   * the default comparison.
+   * Runs the command line in {@code cli}'s environment; returns the exit code. No arguments run the
+   * default comparison.
    */
   static int run(String[] args, Cli cli) {
     CommandLine commandLine = commandLine(cli);
     int code;
     try {
-      code = commandLine.execute(
-          args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+      code =
+          commandLine.execute(
+              args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
     } catch (OutOfMemoryError e) {
       // What the run held is unreachable once the stack has unwound to here.
       code = error(cli, outOfMemory(), EXIT_BAD_INPUT);
@@ -97,7 +97,8 @@ public final class Main {
 
   /** The line for a heap too small for the run. */
   static String outOfMemory() {
-    return "out of memory: this run needs more than the " + (Runtime.getRuntime().maxMemory() >> 20)
+    return "out of memory: this run needs more than the "
+        + (Runtime.getRuntime().maxMemory() >> 20)
         + " MB of heap the JVM may use; raise it (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g) or make the"
         + " run smaller (a smaller machine, fewer variants, a shorter --duration, no --trace)";
   }
@@ -156,16 +157,25 @@ public final class Main {
     if (given.isEmpty() || !given.get(0).startsWith("-")) {
       return message;
     }
-    String option = given.get(0).contains("=")
-        ? given.get(0).substring(0, given.get(0).indexOf('=')) : given.get(0);
+    String option =
+        given.get(0).contains("=")
+            ? given.get(0).substring(0, given.get(0).indexOf('='))
+            : given.get(0);
     List<String> names = new ArrayList<>();
-    for (CommandLine.Model.OptionSpec spec : unmatched.getCommandLine().getCommandSpec()
-        .options()) {
+    for (CommandLine.Model.OptionSpec spec :
+        unmatched.getCommandLine().getCommandSpec().options()) {
       names.addAll(List.of(spec.names()));
     }
     String nearest = PluginRegistry.nearest(option, names);
-    return nearest == null ? message : "unknown option '" + option + "'; did you mean '" + nearest
-        + "'? (" + unmatched.getCommandLine().getCommandName() + " --help lists them)";
+    return nearest == null
+        ? message
+        : "unknown option '"
+            + option
+            + "'; did you mean '"
+            + nearest
+            + "'? ("
+            + unmatched.getCommandLine().getCommandName()
+            + " --help lists them)";
   }
 
   /** The exit code and one line for an exception a command threw. */
@@ -174,15 +184,20 @@ public final class Main {
       return error(cli, e.getMessage(), EXIT_BAD_INPUT);
     }
     if (e instanceof InvariantViolation) {
-      return error(cli, e.getMessage() + " (an engine or plugin bug; the run's figures cannot be"
-          + " trusted)", EXIT_INVARIANT);
+      return error(
+          cli,
+          e.getMessage() + " (an engine or plugin bug; the run's figures cannot be" + " trusted)",
+          EXIT_INVARIANT);
     }
     if (System.getenv("SCHEDLAB_DEBUG") != null) {
       e.printStackTrace(cli.err());
     }
     return error(
         cli,
-        "internal error: " + e.getClass().getSimpleName() + ": " + e.getMessage()
+        "internal error: "
+            + e.getClass().getSimpleName()
+            + ": "
+            + e.getMessage()
             + " (set SCHEDLAB_DEBUG=1 to see where)",
         EXIT_INTERNAL);
   }

@@ -7,9 +7,9 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
 /**
- * The top-level {@code schedlab} command. Without a subcommand it runs the default comparison:
- * the ILB thread's Vera GEMM measurement, the first-idle ILB of 7.1.5/7.2 against the idle-core
- * ILB expected in 7.3, both on the engine's mainline rules (the report's header says so).
+ * The top-level {@code schedlab} command. Without a subcommand it runs the default comparison: the
+ * ILB thread's Vera GEMM measurement, the first-idle ILB of 7.1.5/7.2 against the idle-core ILB
+ * expected in 7.3, both on the engine's mainline rules (the report's header says so).
  */
 @Command(
     name = "schedlab",

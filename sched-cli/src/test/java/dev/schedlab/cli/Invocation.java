@@ -21,11 +21,13 @@ public record Invocation(int exitCode, String out, String err) {
   public static Invocation of(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args,
-        new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Invocation(code, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+    int code =
+        Main.run(
+            args,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Invocation(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   /** Runs {@code schedlab args...}. */
@@ -40,7 +42,9 @@ public record Invocation(int exitCode, String out, String err) {
   public Invocation assertBadInput(String... fragments) {
     assertThat(exitCode).as("exit code; stderr: %s", err).isEqualTo(2);
     assertThat(errLines()).as("stderr").hasSize(1);
-    assertThat(err).startsWith("schedlab: ").contains(fragments)
+    assertThat(err)
+        .startsWith("schedlab: ")
+        .contains(fragments)
         .doesNotContain("Exception", "\tat ", "\n\tat");
     assertThat(out).as("stdout").isEmpty();
     return this;
@@ -54,8 +58,8 @@ public record Invocation(int exitCode, String out, String err) {
   }
 
   /**
-   * Asserts success with report files: exit code 0 and one line on stderr, {@code schedlab:
-   * wrote ...}, naming each of {@code files}.
+   * Asserts success with report files: exit code 0 and one line on stderr, {@code schedlab: wrote
+   * ...}, naming each of {@code files}.
    */
   public Invocation assertOkWrote(String... files) {
     assertThat(exitCode).as("exit code; stderr: %s", err).isZero();

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A strict, minimal JSON parser for tests (RFC 8259): objects become {@link LinkedHashMap},
- * arrays {@link ArrayList}, numbers {@link Double}. Throws {@link IllegalArgumentException} with
- * the offset of anything malformed, trailing text included. Public, and shipped in this module's
- * test jar, for integration tests that read the CLI's JSON.
+ * A strict, minimal JSON parser for tests (RFC 8259): objects become {@link LinkedHashMap}, arrays
+ * {@link ArrayList}, numbers {@link Double}. Throws {@link IllegalArgumentException} with the
+ * offset of anything malformed, trailing text included. Public, and shipped in this module's test
+ * jar, for integration tests that read the CLI's JSON.
  */
 public final class JsonParser {
 

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The entry point keeps the command-line contract: no arguments run the default comparison
- * (hw.vera, wl.gemm, first-idle vs idle-core) as a side-by-side table whose header names the
- * kernel rules both run, the changed assumptions and a one-line reading; usage errors and
- * unknown commands print exactly one {@code schedlab:} line and exit with 2; help exits with 0.
+ * (hw.vera, wl.gemm, first-idle vs idle-core) as a side-by-side table whose header names the kernel
+ * rules both run, the changed assumptions and a one-line reading; usage errors and unknown commands
+ * print exactly one {@code schedlab:} line and exit with 2; help exits with 0.
  */
 final class MainTest {
 
@@ -59,8 +59,14 @@ final class MainTest {
   @Test
   void help_printsUsageOnStdout_exitZero() {
     Invocation run = Invocation.of("--help").assertOk();
-    assertThat(run.out()).contains("compare", "explain-ilb", "topology", "sweep",
-        SchedlabCommand.DEFAULT_SCENARIO, SchedlabCommand.DEFAULT_VARIANTS);
+    assertThat(run.out())
+        .contains(
+            "compare",
+            "explain-ilb",
+            "topology",
+            "sweep",
+            SchedlabCommand.DEFAULT_SCENARIO,
+            SchedlabCommand.DEFAULT_VARIANTS);
   }
 
   @Test
@@ -72,23 +78,35 @@ final class MainTest {
   @Test
   void brokenInvariant_oneLineNamingIt_exitThree() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Cli cli = new Cli(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), false);
-    int code = Main.failure(cli, new InvariantViolation("invariant 'ILB CPU idle' violated at"
-        + " 0.004000 s simulated: the ILB selector chose CPU 3, which is not idle (kicker CPU 1)"));
+    Cli cli =
+        new Cli(
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            false);
+    int code =
+        Main.failure(
+            cli,
+            new InvariantViolation(
+                "invariant 'ILB CPU idle' violated at"
+                    + " 0.004000 s simulated: the ILB selector chose CPU 3, which is not idle (kicker CPU 1)"));
     String line = err.toString(StandardCharsets.UTF_8);
     assertThat(code).isEqualTo(3);
     assertThat(line.lines()).hasSize(1);
-    assertThat(line).startsWith("schedlab: invariant 'ILB CPU idle' violated at 0.004000 s"
-        + " simulated: the ILB selector chose CPU 3").doesNotContain("Exception", "\tat ");
+    assertThat(line)
+        .startsWith(
+            "schedlab: invariant 'ILB CPU idle' violated at 0.004000 s"
+                + " simulated: the ILB selector chose CPU 3")
+        .doesNotContain("Exception", "\tat ");
   }
 
   @Test
   void outOfMemory_oneLineNamingTheHeapAndHowToRaiseIt() {
     assertThat(Main.outOfMemory())
-        .startsWith("out of memory: this run needs more than the "
-            + (Runtime.getRuntime().maxMemory() >> 20) + " MB of heap the JVM may use; raise it"
-            + " (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g)")
+        .startsWith(
+            "out of memory: this run needs more than the "
+                + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MB of heap the JVM may use; raise it"
+                + " (e.g. SCHEDLAB_JAVA_OPTS=-Xmx4g)")
         .doesNotContain("\n");
   }
 }

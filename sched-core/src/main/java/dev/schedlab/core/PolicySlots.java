@@ -17,11 +17,9 @@ import java.util.Optional;
  *
  * <p>Adding a plugin to a variant ({@link #add}) replaces a plugin with the same id (new
  * parameters) or, for a single-slot kind, the plugin already in that slot (a profile's selector
- * replaced by an added one), in its place in the list; anything else is appended. Two plugins
- * named for one slot of one variant, or one named twice, are refused ({@link #addNamed}). A list
- * handed
- * to the engine that still names two plugins of a single-slot kind is refused ({@link
- * #checkFree}).
+ * replaced by an added one), in its place in the list; anything else is appended. Two plugins named
+ * for one slot of one variant, or one named twice, are refused ({@link #addNamed}). A list handed
+ * to the engine that still names two plugins of a single-slot kind is refused ({@link #checkFree}).
  */
 public final class PolicySlots {
 
@@ -41,8 +39,8 @@ public final class PolicySlots {
       List<PluginRef> plugins, PluginRef ref, PluginKind kind, PluginRegistry registry) {
     for (int i = 0; i < plugins.size(); i++) {
       PluginRef existing = plugins.get(i);
-      if (existing.id().equals(ref.id()) || isSingleSlot(kind) && kindOf(registry, existing)
-          .filter(k -> k == kind).isPresent()) {
+      if (existing.id().equals(ref.id())
+          || isSingleSlot(kind) && kindOf(registry, existing).filter(k -> k == kind).isPresent()) {
         plugins.set(i, ref);
         return;
       }
@@ -60,16 +58,30 @@ public final class PolicySlots {
    * @throws IllegalArgumentException naming both plugins when {@code kind} is single-slot and a
    *     plugin of that kind is already named, or naming the plugin when it is named twice
    */
-  public static void addNamed(List<PluginRef> plugins, List<PluginRef> named, PluginRef ref,
-      PluginKind kind, PluginRegistry registry) {
+  public static void addNamed(
+      List<PluginRef> plugins,
+      List<PluginRef> named,
+      PluginRef ref,
+      PluginKind kind,
+      PluginRegistry registry) {
     for (PluginRef earlier : named) {
       if (earlier.id().equals(ref.id())) {
-        throw new IllegalArgumentException(ref.id() + " is named twice; name it once, with all"
-            + " its parameters (" + ref.id() + ":key=value;key=value)");
+        throw new IllegalArgumentException(
+            ref.id()
+                + " is named twice; name it once, with all"
+                + " its parameters ("
+                + ref.id()
+                + ":key=value;key=value)");
       }
       if (isSingleSlot(kind) && kindOf(registry, earlier).filter(k -> k == kind).isPresent()) {
-        throw new IllegalArgumentException("two " + plural(kind) + ": " + earlier.id() + " and "
-            + ref.id() + "; a variant has one (one added to a profile replaces the profile's)");
+        throw new IllegalArgumentException(
+            "two "
+                + plural(kind)
+                + ": "
+                + earlier.id()
+                + " and "
+                + ref.id()
+                + "; a variant has one (one added to a profile replaces the profile's)");
       }
     }
     named.add(ref);

@@ -103,30 +103,37 @@ public record SimulationConfig(EngineSetup setup) {
     }
 
     /**
-     * Adds the policy plugins named by {@code refs} (as a profile or variant lists them), looked
-     * up in {@code registry} and resolved against their descriptors.
+     * Adds the policy plugins named by {@code refs} (as a profile or variant lists them), looked up
+     * in {@code registry} and resolved against their descriptors.
      *
-     * @throws IllegalArgumentException for an unknown id, a non-policy plugin, a bad parameter,
-     *     or a second ILB selector / registration rule
+     * @throws IllegalArgumentException for an unknown id, a non-policy plugin, a bad parameter, or
+     *     a second ILB selector / registration rule
      */
     public Builder policies(PluginRegistry registry, List<PluginRef> refs) {
       for (PluginRef ref : refs) {
         PluginProvider provider =
-            registry.find(ref.id()).orElseThrow(() -> new IllegalArgumentException(
-                PluginRegistry.unknownMessage(
-                    "policy", ref.id(),
-                    registry.all().stream()
-                        .filter(p -> p.descriptor().kind().isPolicy())
-                        .map(PluginProvider::id)
-                        .toList())));
+            registry
+                .find(ref.id())
+                .orElseThrow(
+                    () ->
+                        new IllegalArgumentException(
+                            PluginRegistry.unknownMessage(
+                                "policy",
+                                ref.id(),
+                                registry.all().stream()
+                                    .filter(p -> p.descriptor().kind().isPolicy())
+                                    .map(PluginProvider::id)
+                                    .toList())));
         Parameters parameters = provider.descriptor().resolve(ref.overrides());
         if (provider instanceof IlbSelectorProvider ilb) {
           PolicySlots.checkFree(
               PluginKind.ILB_SELECTOR, ilbSelector == null ? null : ilbSelector.id(), ilb.id());
           ilbSelector = new PolicyBinding<>(ilb, parameters);
         } else if (provider instanceof NohzIdleTrackingProvider nohz) {
-          PolicySlots.checkFree(PluginKind.NOHZ_IDLE_TRACKING,
-              nohzIdleTracking == null ? null : nohzIdleTracking.id(), nohz.id());
+          PolicySlots.checkFree(
+              PluginKind.NOHZ_IDLE_TRACKING,
+              nohzIdleTracking == null ? null : nohzIdleTracking.id(),
+              nohz.id());
           nohzIdleTracking = new PolicyBinding<>(nohz, parameters);
         } else if (provider instanceof BalancePassProvider pass) {
           balancePasses.add(new PolicyBinding<>(pass, parameters));
@@ -176,8 +183,19 @@ public record SimulationConfig(EngineSetup setup) {
     public SimulationConfig build() {
       return new SimulationConfig(
           new EngineSetup(
-              hardware, domainOptions, ilbSelector, nohzIdleTracking, balancePasses,
-              wakeupPolicies, workload, seed, durationNs, hz, engine, balancer, costModel));
+              hardware,
+              domainOptions,
+              ilbSelector,
+              nohzIdleTracking,
+              balancePasses,
+              wakeupPolicies,
+              workload,
+              seed,
+              durationNs,
+              hz,
+              engine,
+              balancer,
+              costModel));
     }
   }
 }

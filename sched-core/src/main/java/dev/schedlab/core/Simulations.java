@@ -4,7 +4,9 @@ import dev.schedlab.core.engine.Simulation;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
 
-/** Runs simulations. Each call builds a fresh engine; calls on different threads are independent. */
+/**
+ * Runs simulations. Each call builds a fresh engine; calls on different threads are independent.
+ */
 public final class Simulations {
 
   private Simulations() {}

@@ -9,10 +9,10 @@ import dev.schedlab.core.engine.WakeupRule;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule sets switch exactly the rules docs/kernel-oracle.md lists: mainline leaves the
- * defaults as they are; linux-6.1 turns CFS wakeups on and the idle-core {@code
- * should_we_balance()} preference, NI_RATE and the mainline deltas off, and keeps NI_RANDOM (the
- * guest's 6.1.y lists it) and every tunable.
+ * The rule sets switch exactly the rules docs/kernel-oracle.md lists: mainline leaves the defaults
+ * as they are; linux-6.1 turns CFS wakeups on and the idle-core {@code should_we_balance()}
+ * preference, NI_RATE and the mainline deltas off, and keeps NI_RANDOM (the guest's 6.1.y lists it)
+ * and every tunable.
  */
 final class KernelRulesTest {
 

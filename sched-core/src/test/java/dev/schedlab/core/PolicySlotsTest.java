@@ -32,14 +32,20 @@ import org.junit.jupiter.api.Test;
 /**
  * The one-per-variant rule: ILB selectors and NOHZ registration rules are single-slot, balance
  * passes and wakeup hooks are not; adding a plugin replaces the one with the same id or the one in
- * its slot, in place, and appends anything else; the engine's configuration refuses a second
- * plugin for a taken slot, naming both.
+ * its slot, in place, and appends anything else; the engine's configuration refuses a second plugin
+ * for a taken slot, naming both.
  */
 final class PolicySlotsTest {
 
-  private static final PluginRegistry REGISTRY = PluginRegistry.of(List.of(
-      ilb("test.ilb.a"), ilb("test.ilb.b"), nohz("test.nohz.a"), nohz("test.nohz.b"),
-      pass("test.pass.a"), pass("test.pass.b")));
+  private static final PluginRegistry REGISTRY =
+      PluginRegistry.of(
+          List.of(
+              ilb("test.ilb.a"),
+              ilb("test.ilb.b"),
+              nohz("test.nohz.a"),
+              nohz("test.nohz.b"),
+              pass("test.pass.a"),
+              pass("test.pass.b")));
 
   @Test
   void isSingleSlot_selectorAndRegistrationRuleOnly() {
@@ -54,7 +60,8 @@ final class PolicySlotsTest {
     PolicySlots.add(plugins, PluginRef.of("test.ilb.b"), PluginKind.ILB_SELECTOR, REGISTRY);
     PolicySlots.add(plugins, PluginRef.of("test.nohz.b"), PluginKind.NOHZ_IDLE_TRACKING, REGISTRY);
 
-    assertThat(plugins).extracting(PluginRef::id)
+    assertThat(plugins)
+        .extracting(PluginRef::id)
         .containsExactly("test.ilb.b", "test.nohz.b", "test.pass.a");
   }
 
@@ -62,25 +69,31 @@ final class PolicySlotsTest {
   void add_samePluginAgain_replacesItsParameters_otherHooksAppend() {
     List<PluginRef> plugins = refs("test.ilb.a", "test.pass.a");
 
-    PolicySlots.add(plugins, new PluginRef("test.pass.a", Map.of("k", "v")),
-        PluginKind.BALANCE_PASS, REGISTRY);
+    PolicySlots.add(
+        plugins, new PluginRef("test.pass.a", Map.of("k", "v")), PluginKind.BALANCE_PASS, REGISTRY);
     PolicySlots.add(plugins, PluginRef.of("test.pass.b"), PluginKind.BALANCE_PASS, REGISTRY);
 
-    assertThat(plugins).containsExactly(PluginRef.of("test.ilb.a"),
-        new PluginRef("test.pass.a", Map.of("k", "v")), PluginRef.of("test.pass.b"));
+    assertThat(plugins)
+        .containsExactly(
+            PluginRef.of("test.ilb.a"),
+            new PluginRef("test.pass.a", Map.of("k", "v")),
+            PluginRef.of("test.pass.b"));
   }
 
   @Test
   void configuration_secondSelectorOrRule_refusedNamingBoth() {
-    var builder = SimulationConfig.builder(
-        machine(), PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()));
+    var builder =
+        SimulationConfig.builder(
+            machine(), PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()));
 
     assertThatThrownBy(() -> builder.policies(REGISTRY, refs("test.ilb.a", "test.ilb.b")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("two ILB selectors: test.ilb.a and test.ilb.b");
-    assertThatThrownBy(() -> SimulationConfig.builder(
-            machine(), PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()))
-        .policies(REGISTRY, refs("test.nohz.a", "test.nohz.b")))
+    assertThatThrownBy(
+            () ->
+                SimulationConfig.builder(
+                        machine(), PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()))
+                    .policies(REGISTRY, refs("test.nohz.a", "test.nohz.b")))
         .hasMessage("two NOHZ registration rules: test.nohz.a and test.nohz.b");
   }
 
@@ -95,15 +108,19 @@ final class PolicySlotsTest {
     List<PluginRef> plugins = refs("test.ilb.a", "test.pass.a");
     List<PluginRef> named = new ArrayList<>();
 
-    PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.b"), PluginKind.ILB_SELECTOR,
-        REGISTRY);
+    PolicySlots.addNamed(
+        plugins, named, PluginRef.of("test.ilb.b"), PluginKind.ILB_SELECTOR, REGISTRY);
 
     assertThat(plugins).extracting(PluginRef::id).containsExactly("test.ilb.b", "test.pass.a");
-    assertThatThrownBy(() -> PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.a"),
-            PluginKind.ILB_SELECTOR, REGISTRY))
+    assertThatThrownBy(
+            () ->
+                PolicySlots.addNamed(
+                    plugins, named, PluginRef.of("test.ilb.a"), PluginKind.ILB_SELECTOR, REGISTRY))
         .hasMessageStartingWith("two ILB selectors: test.ilb.b and test.ilb.a");
-    assertThatThrownBy(() -> PolicySlots.addNamed(plugins, named, PluginRef.of("test.ilb.b"),
-            PluginKind.ILB_SELECTOR, REGISTRY))
+    assertThatThrownBy(
+            () ->
+                PolicySlots.addNamed(
+                    plugins, named, PluginRef.of("test.ilb.b"), PluginKind.ILB_SELECTOR, REGISTRY))
         .hasMessageStartingWith("test.ilb.b is named twice");
   }
 
@@ -159,17 +176,18 @@ final class PolicySlotsTest {
 
   private static HardwareModel machine() {
     Topology topology = Shape.parse("1n1l2c2t").toTopology(SiblingNumbering.SPLIT);
-    PerformanceModel unit = new PerformanceModel() {
-      @Override
-      public double speed(int cpu, int taskId, PerfStateView state) {
-        return 1.0;
-      }
+    PerformanceModel unit =
+        new PerformanceModel() {
+          @Override
+          public double speed(int cpu, int taskId, PerfStateView state) {
+            return 1.0;
+          }
 
-      @Override
-      public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
-        return Long.MAX_VALUE;
-      }
-    };
+          @Override
+          public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
+            return Long.MAX_VALUE;
+          }
+        };
     MachineFacts facts = new MachineFacts(3e9, 16, 1e11, "test");
     return new HardwareModel() {
       @Override

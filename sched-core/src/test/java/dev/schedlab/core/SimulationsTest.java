@@ -7,6 +7,7 @@ import dev.schedlab.core.engine.PolicyBinding;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.core.workload.BarrierWorkloadProvider;
 import dev.schedlab.core.workload.CpuBoundWorkloadProvider;
+import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.IlbSelector;
 import dev.schedlab.spi.IlbSelectorProvider;
@@ -18,7 +19,6 @@ import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PluginRef;
 import dev.schedlab.spi.PluginRegistry;
 import dev.schedlab.spi.PolicyContext;
-import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
@@ -36,17 +36,18 @@ final class SimulationsTest {
 
   private static HardwareModel machine(String shape) {
     Topology topology = Shape.parse(shape).toTopology(SiblingNumbering.SPLIT);
-    PerformanceModel unit = new PerformanceModel() {
-      @Override
-      public double speed(int cpu, int taskId, PerfStateView state) {
-        return 1.0;
-      }
+    PerformanceModel unit =
+        new PerformanceModel() {
+          @Override
+          public double speed(int cpu, int taskId, PerfStateView state) {
+            return 1.0;
+          }
 
-      @Override
-      public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
-        return Long.MAX_VALUE;
-      }
-    };
+          @Override
+          public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
+            return Long.MAX_VALUE;
+          }
+        };
     MachineFacts facts = new MachineFacts(3e9, 16, 1e11, "test");
     return new HardwareModel() {
       @Override

@@ -10,9 +10,9 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * The work of one Spark task: the cells of its partition (one, as the sweep partitions them), each
- * derived from the broadcast plan by its number and run against the executor's plugins. A cell
- * that is given bad input answers with the message; any other failure is thrown, so that Spark
- * retries the task (a cell is deterministic: a retry gives the same row).
+ * derived from the broadcast plan by its number and run against the executor's plugins. A cell that
+ * is given bad input answers with the message; any other failure is thrown, so that Spark retries
+ * the task (a cell is deterministic: a retry gives the same row).
  */
 final class CellTask extends AbstractFunction1<Iterator<Object>, CellResult[]>
     implements Serializable {
@@ -39,8 +39,9 @@ final class CellTask extends AbstractFunction1<Iterator<Object>, CellResult[]>
       long position = (Long) positions.next();
       long cell = todo == null ? position : todo.value()[(int) position];
       try {
-        results.add(new CellResult(cell,
-            sweep.cell(cell).run(ExecutorPlugins.registry(), sweep.metrics()), null));
+        results.add(
+            new CellResult(
+                cell, sweep.cell(cell).run(ExecutorPlugins.registry(), sweep.metrics()), null));
       } catch (IllegalArgumentException e) {
         results.add(new CellResult(cell, null, e.getMessage()));
       }

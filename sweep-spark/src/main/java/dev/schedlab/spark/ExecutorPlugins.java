@@ -4,8 +4,8 @@ import dev.schedlab.cli.args.BadInputException;
 import dev.schedlab.spi.PluginRegistry;
 
 /**
- * The plugins of one executor JVM, found once through ServiceLoader among the jars the job
- * shipped (schedlab-spark.jar and any {@code --jars}), then shared by every cell that runs there.
+ * The plugins of one executor JVM, found once through ServiceLoader among the jars the job shipped
+ * (schedlab-spark.jar and any {@code --jars}), then shared by every cell that runs there.
  */
 final class ExecutorPlugins {
 

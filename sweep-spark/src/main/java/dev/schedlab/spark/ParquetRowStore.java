@@ -56,11 +56,11 @@ final class ParquetRowStore implements RowStore {
   }
 
   /**
-   * Opens the directory {@code path}: with {@code resume}, reads the rows there; otherwise starts
-   * a new one, refusing a directory that has rows.
+   * Opens the directory {@code path}: with {@code resume}, reads the rows there; otherwise starts a
+   * new one, refusing a directory that has rows.
    *
-   * @throws BadInputException for a missing directory to resume, an existing one to start, or
-   *     rows that belong to another sweep
+   * @throws BadInputException for a missing directory to resume, an existing one to start, or rows
+   *     that belong to another sweep
    */
   static ParquetRowStore open(SparkSession spark, Path path, SweepPlan plan, boolean resume) {
     String option = (resume ? "--resume " : "--rows ") + path;
@@ -69,8 +69,8 @@ final class ParquetRowStore implements RowStore {
       throw new BadInputException(option + ": no rows there; start the sweep with --rows " + path);
     }
     if (!resume && exists) {
-      throw new BadInputException(option + ": already exists; continue it with --resume " + path
-          + " or remove it");
+      throw new BadInputException(
+          option + ": already exists; continue it with --resume " + path + " or remove it");
     }
     List<SweepRow> stored = resume ? read(spark, path, plan, option) : List.of();
     return new ParquetRowStore(spark, path, plan, stored);
@@ -105,16 +105,18 @@ final class ParquetRowStore implements RowStore {
     return DataTypes.createStructType(fields);
   }
 
-  private static List<SweepRow> read(SparkSession spark, Path path, SweepPlan plan,
-      String where) {
+  private static List<SweepRow> read(SparkSession spark, Path path, SweepPlan plan, String where) {
     StructType schema = schema(plan);
     List<Row> rows;
     try {
       var frame = spark.read().parquet(path.toString());
       if (!Arrays.equals(frame.schema().fieldNames(), schema.fieldNames())) {
-        throw new BadInputException(where + ": its columns are not this sweep's ("
-            + String.join(",", schema.fieldNames()) + "); resume with the arguments that wrote"
-            + " it");
+        throw new BadInputException(
+            where
+                + ": its columns are not this sweep's ("
+                + String.join(",", schema.fieldNames())
+                + "); resume with the arguments that wrote"
+                + " it");
       }
       rows = frame.collectAsList();
     } catch (BadInputException e) {
@@ -132,8 +134,8 @@ final class ParquetRowStore implements RowStore {
       for (int g = 0; g < gridKeys; g++) {
         point.add(row.getString(4 + g));
       }
-      RowColumns.verify(plan, where, row.getString(0), cell, row.getString(2), row.getLong(3),
-          point);
+      RowColumns.verify(
+          plan, where, row.getString(0), cell, row.getString(2), row.getLong(3), point);
       double[] values = new double[metrics];
       BitSet missing = new BitSet();
       for (int m = 0; m < metrics; m++) {
@@ -145,9 +147,15 @@ final class ParquetRowStore implements RowStore {
         }
       }
       String reported = row.getString(at + 3);
-      stored.add(new SweepRow(cell, row.getString(at), row.getString(at + 1),
-          row.getBoolean(at + 2), values, missing,
-          reported.isEmpty() ? List.of() : List.of(reported.split(";"))));
+      stored.add(
+          new SweepRow(
+              cell,
+              row.getString(at),
+              row.getString(at + 1),
+              row.getBoolean(at + 2),
+              values,
+              missing,
+              reported.isEmpty() ? List.of() : List.of(reported.split(";"))));
     }
     return stored;
   }
@@ -186,11 +194,14 @@ final class ParquetRowStore implements RowStore {
       return;
     }
     try {
-      spark.createDataFrame(pending, schema).coalesce(1).write().mode(SaveMode.Append)
+      spark
+          .createDataFrame(pending, schema)
+          .coalesce(1)
+          .write()
+          .mode(SaveMode.Append)
           .parquet(path.toString());
     } catch (RuntimeException e) {
-      throw new UncheckedIOException(new IOException("--rows " + path + ": " + e.getMessage(),
-          e));
+      throw new UncheckedIOException(new IOException("--rows " + path + ": " + e.getMessage(), e));
     }
     pending.clear();
   }

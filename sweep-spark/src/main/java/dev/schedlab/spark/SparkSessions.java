@@ -4,12 +4,12 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark session a sweep runs in. Under spark-submit (which sets {@code spark.master}) it is
- * the cluster's, configured by the user; otherwise an embedded master in this JVM: {@code
- * local[*,4]} (every core, a failed task tried up to four times as on a cluster), or {@code
- * local[N,4]} with {@code --threads N}, bound to the loopback address, without the web UI, and
- * logging errors only, so that the sweep's own lines are what stderr shows. A session that was
- * running already (a test's, a notebook's) is used as it is and left running.
+ * The Spark session a sweep runs in. Under spark-submit (which sets {@code spark.master}) it is the
+ * cluster's, configured by the user; otherwise an embedded master in this JVM: {@code local[*,4]}
+ * (every core, a failed task tried up to four times as on a cluster), or {@code local[N,4]} with
+ * {@code --threads N}, bound to the loopback address, without the web UI, and logging errors only,
+ * so that the sweep's own lines are what stderr shows. A session that was running already (a
+ * test's, a notebook's) is used as it is and left running.
  */
 final class SparkSessions {
 
@@ -45,8 +45,8 @@ final class SparkSessions {
       if (System.getProperty("log4j2.configurationFile") == null) {
         System.setProperty("log4j2.configurationFile", EMBEDDED_LOG_CONFIG);
       }
-      conf.setMaster("local[" + (threads == null ? "*" : threads.toString()) + ","
-          + EMBEDDED_ATTEMPTS + "]");
+      conf.setMaster(
+          "local[" + (threads == null ? "*" : threads.toString()) + "," + EMBEDDED_ATTEMPTS + "]");
       conf.setIfMissing("spark.ui.enabled", "false");
       conf.setIfMissing("spark.driver.host", "127.0.0.1");
       conf.setIfMissing("spark.driver.bindAddress", "127.0.0.1");

@@ -33,8 +33,8 @@ import scala.runtime.BoxedUnit;
  * input cancels the job and the sweep fails with that cell's one-line message.
  *
  * <p>Under spark-submit the session is the cluster's; otherwise ({@code ./schedlab sweep --engine
- * spark}) an embedded {@code local[*]} master in this JVM ({@code local[N]} with {@code
- * --threads N}), listening on the loopback address only.
+ * spark}) an embedded {@code local[*]} master in this JVM ({@code local[N]} with {@code --threads
+ * N}), listening on the loopback address only.
  */
 @AutoService(SweepEngine.class)
 public final class SparkSweepEngine implements SweepEngine {
@@ -85,8 +85,12 @@ public final class SparkSweepEngine implements SweepEngine {
     return sessions.session();
   }
 
-  private static void runCells(SparkSession spark, SweepPlan plan, BitSet done,
-      Consumer<SweepRow> rows, SweepContext context) {
+  private static void runCells(
+      SparkSession spark,
+      SweepPlan plan,
+      BitSet done,
+      Consumer<SweepRow> rows,
+      SweepContext context) {
     long remaining = plan.cellCount() - done.cardinality();
     if (remaining == 0) {
       return;
@@ -97,7 +101,8 @@ public final class SparkSweepEngine implements SweepEngine {
     if (!done.isEmpty()) {
       todo = new long[(int) remaining];
       int k = 0;
-      for (int cell = done.nextClearBit(0); cell < plan.cellCount();
+      for (int cell = done.nextClearBit(0);
+          cell < plan.cellCount();
           cell = done.nextClearBit(cell + 1)) {
         todo[k++] = cell;
       }
@@ -105,8 +110,8 @@ public final class SparkSweepEngine implements SweepEngine {
     Broadcast<SweepPlan> planBroadcast = jsc.broadcast(plan);
     Broadcast<long[]> todoBroadcast = todo == null ? null : jsc.broadcast(todo);
     String group = "schedlab-sweep-" + UUID.randomUUID();
-    SweepProgress progress = new SweepProgress(group, context.err(), context.interactive(),
-        context.quiet(), remaining);
+    SweepProgress progress =
+        new SweepProgress(group, context.err(), context.interactive(), context.quiet(), remaining);
     sc.addSparkListener(progress);
     try {
       // One partition, and so one task, per cell.
@@ -114,8 +119,21 @@ public final class SparkSweepEngine implements SweepEngine {
       CellTask task = new CellTask(planBroadcast, todoBroadcast);
       for (int from = 0; from < remaining; from += WAVE) {
         int until = (int) Math.min(remaining, (long) from + WAVE);
-        runWave(sc, positions, task, from, until, rows, group,
-            "schedlab sweep " + plan.id() + ": cells " + from + "-" + (until - 1) + " of "
+        runWave(
+            sc,
+            positions,
+            task,
+            from,
+            until,
+            rows,
+            group,
+            "schedlab sweep "
+                + plan.id()
+                + ": cells "
+                + from
+                + "-"
+                + (until - 1)
+                + " of "
                 + remaining);
       }
       progress.finish();
@@ -129,16 +147,28 @@ public final class SparkSweepEngine implements SweepEngine {
   }
 
   /** Runs partitions {@code from} to {@code until} as one job, handing rows over as they come. */
-  private static void runWave(SparkContext sc, RDD<Object> positions, CellTask task, int from,
-      int until, Consumer<SweepRow> rows, String group, String description) {
+  private static void runWave(
+      SparkContext sc,
+      RDD<Object> positions,
+      CellTask task,
+      int from,
+      int until,
+      Consumer<SweepRow> rows,
+      String group,
+      String description) {
     LinkedBlockingQueue<CellResult[]> arrived = new LinkedBlockingQueue<>();
     // The group marks the job for the progress listener; it is cleared at once, so that the
     // Parquet appends this thread makes while the job runs are not counted as cells.
     sc.setJobGroup(group, description, true);
     SimpleFutureAction<BoxedUnit> job;
     try {
-      job = sc.submitJob(positions, task, new Range.Exclusive(from, until, 1),
-          new Arrival(arrived), new Unit());
+      job =
+          sc.submitJob(
+              positions,
+              task,
+              new Range.Exclusive(from, until, 1),
+              new Arrival(arrived),
+              new Unit());
     } finally {
       sc.clearJobGroup();
     }

@@ -12,10 +12,10 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
 /**
- * A Spark listener that reports a sweep's progress on stderr: cells done of the total, the rate
- * and the time left at that rate; on a terminal one line rewritten in place, otherwise a line at
- * most every {@value #LOG_INTERVAL_S} seconds. A cell's failed attempt is reported on a line of
- * its own, since Spark retries it. Only the stages of the sweep's own job group count.
+ * A Spark listener that reports a sweep's progress on stderr: cells done of the total, the rate and
+ * the time left at that rate; on a terminal one line rewritten in place, otherwise a line at most
+ * every {@value #LOG_INTERVAL_S} seconds. A cell's failed attempt is reported on a line of its own,
+ * since Spark retries it. Only the stages of the sweep's own job group count.
  */
 final class SweepProgress extends SparkListener {
 
@@ -69,9 +69,13 @@ final class SweepProgress extends SparkListener {
       } else if (reason instanceof ExceptionFailure failure) {
         retried++;
         if (!quiet) {
-          err.printf(Locale.ROOT, "%sschedlab: a cell's task failed on attempt %d (%s: %s);"
-              + " Spark retries it%n", interactive ? "\r" : "", taskEnd.taskInfo().attemptNumber()
-              + 1, failure.className(), failure.description());
+          err.printf(
+              Locale.ROOT,
+              "%sschedlab: a cell's task failed on attempt %d (%s: %s);" + " Spark retries it%n",
+              interactive ? "\r" : "",
+              taskEnd.taskInfo().attemptNumber() + 1,
+              failure.className(),
+              failure.description());
           err.flush();
         }
       }
@@ -105,8 +109,15 @@ final class SweepProgress extends SparkListener {
     double seconds = (now - startNs) / 1e9;
     double rate = seconds > 0 ? done / seconds : 0;
     String eta = rate > 0 && done < total ? ", ETA " + duration((total - done) / rate) : "";
-    err.printf(Locale.ROOT, "%sschedlab: %d/%d cells done, %.2f cells/s%s, %.1f s elapsed%s%s",
-        interactive ? "\r" : "", done, total, rate, eta, seconds,
+    err.printf(
+        Locale.ROOT,
+        "%sschedlab: %d/%d cells done, %.2f cells/s%s, %.1f s elapsed%s%s",
+        interactive ? "\r" : "",
+        done,
+        total,
+        rate,
+        eta,
+        seconds,
         retried == 0 ? "" : " (" + retried + " attempts retried)",
         interactive && !last ? "   " : System.lineSeparator());
     err.flush();

@@ -21,10 +21,14 @@ public final class FlakyWorkloadProvider implements WorkloadProvider {
 
   private static final WorkloadProvider SCHBENCH = new SchbenchWorkloadProvider();
 
-  private static final PluginDescriptor DESCRIPTOR = new PluginDescriptor("test.flaky",
-      SCHBENCH.descriptor().kind(), "schbench failing a Spark task's first attempt",
-      "sweep-spark's tests", SCHBENCH.descriptor().parameters(),
-      SCHBENCH.descriptor().capabilities());
+  private static final PluginDescriptor DESCRIPTOR =
+      new PluginDescriptor(
+          "test.flaky",
+          SCHBENCH.descriptor().kind(),
+          "schbench failing a Spark task's first attempt",
+          "sweep-spark's tests",
+          SCHBENCH.descriptor().parameters(),
+          SCHBENCH.descriptor().capabilities());
 
   /** Called by {@link java.util.ServiceLoader}. */
   public FlakyWorkloadProvider() {}

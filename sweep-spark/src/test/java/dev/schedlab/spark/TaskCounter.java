@@ -20,8 +20,10 @@ final class TaskCounter extends SparkListener {
 
   @Override
   public synchronized void onJobStart(SparkListenerJobStart jobStart) {
-    String group = jobStart.properties() == null ? null
-        : jobStart.properties().getProperty("spark.jobGroup.id");
+    String group =
+        jobStart.properties() == null
+            ? null
+            : jobStart.properties().getProperty("spark.jobGroup.id");
     if (group == null || !group.startsWith("schedlab-sweep-")) {
       return;
     }

@@ -22,9 +22,9 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   /**
    * The words {@code [scanStart, scanEnd)} are the only ones that can hold set bits: all of them
-   * for a writable mask or a view, only those from the first to the last non-zero word for a
-   * frozen one. Searches start and stop there, so a small span of a wide machine (an SMT group of
-   * 8192 CPUs) costs its own words, not a scan of the other 127 to the end or from the start.
+   * for a writable mask or a view, only those from the first to the last non-zero word for a frozen
+   * one. Searches start and stop there, so a small span of a wide machine (an SMT group of 8192
+   * CPUs) costs its own words, not a scan of the other 127 to the end or from the start.
    */
   final int scanStart;
 
@@ -117,16 +117,14 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   final void checkCpu(int cpu) {
     if (cpu < 0 || cpu >= nrCpuIds) {
-      throw new IndexOutOfBoundsException(
-          "CPU " + cpu + " out of range 0-" + (nrCpuIds - 1));
+      throw new IndexOutOfBoundsException("CPU " + cpu + " out of range 0-" + (nrCpuIds - 1));
     }
   }
 
   /** Cursor arguments may also be -1, meaning "before the first CPU". */
   final void checkCursor(int cpu) {
     if (cpu < -1 || cpu >= nrCpuIds) {
-      throw new IndexOutOfBoundsException(
-          "CPU cursor " + cpu + " outside -1 to " + (nrCpuIds - 1));
+      throw new IndexOutOfBoundsException("CPU cursor " + cpu + " outside -1 to " + (nrCpuIds - 1));
     }
   }
 

@@ -2,8 +2,8 @@ package dev.schedlab.cpumask;
 
 /**
  * A forward walk over the set CPUs of a mask, of two masks' intersection, or of one mask less
- * another: {@code for_each_cpu()}, {@code for_each_cpu_and()} and {@code for_each_cpu_andnot()}
- * as a loop without a callback, keeping the current word between steps.
+ * another: {@code for_each_cpu()}, {@code for_each_cpu_and()} and {@code for_each_cpu_andnot()} as
+ * a loop without a callback, keeping the current word between steps.
  *
  * <pre>{@code
  * CpuCursor cursor = new CpuCursor();           // once, e.g. a field: it is reusable
@@ -14,15 +14,15 @@ package dev.schedlab.cpumask;
  * }</pre>
  *
  * <p>Why it exists: {@link CpuMask#next(int)} and {@link CpuMask#nextAnd(int, CpuMask)} are
- * stateless, like the kernel's {@code find_next_bit()}, so each step recomputes the word index
- * from the cursor and reloads the word: a load and a search sit on the loop-carried chain of
- * every step. This cursor peels the word it holds ({@code w & (w - 1)}) and reads the next word
- * only when the current one is exhausted (benchmarks/README.md, {@code CpuMaskBenchmark}).
+ * stateless, like the kernel's {@code find_next_bit()}, so each step recomputes the word index from
+ * the cursor and reloads the word: a load and a search sit on the loop-carried chain of every step.
+ * This cursor peels the word it holds ({@code w & (w - 1)}) and reads the next word only when the
+ * current one is exhausted (benchmarks/README.md, {@code CpuMaskBenchmark}).
  *
- * <p>What it sees of a mask changed during the walk: each word is read when the walk reaches it,
- * so CPUs set or cleared in later words are seen as a {@code next()} loop sees them, but changes
- * to the word being walked, after it was read, are not (a {@code next()} loop would see them).
- * Loops that clear CPUs ahead of the cursor within its word and must skip them use {@link
+ * <p>What it sees of a mask changed during the walk: each word is read when the walk reaches it, so
+ * CPUs set or cleared in later words are seen as a {@code next()} loop sees them, but changes to
+ * the word being walked, after it was read, are not (a {@code next()} loop would see them). Loops
+ * that clear CPUs ahead of the cursor within its word and must skip them use {@link
  * CpuMask#forEachCpu} or {@code next()}.
  *
  * <p>Allocates nothing after construction; one instance per thread (not thread-safe).
@@ -35,14 +35,19 @@ public final class CpuCursor {
 
   /** Backing words of the operands when they are this package's masks, else null. */
   private long[] wordsA;
+
   private long[] wordsB;
+
   /** The operands, read through {@link CpuMask#word(int)} when their words are not at hand. */
   private CpuMask maskA;
+
   private CpuMask maskB;
   private int mode;
   private int wordCount;
+
   /** Index of the word being walked. */
   private int index;
+
   /** The bits of that word not yet returned. */
   private long word;
 
@@ -106,9 +111,9 @@ public final class CpuCursor {
   }
 
   /**
-   * Moves to the next word with a CPU in the walked set and returns it; 0, with the index past
-   * the last word, when there is none. Kept out of {@link #next()} so that the per-CPU path stays
-   * small enough to inline.
+   * Moves to the next word with a CPU in the walked set and returns it; 0, with the index past the
+   * last word, when there is none. Kept out of {@link #next()} so that the per-CPU path stays small
+   * enough to inline.
    */
   private long advance() {
     while (index + 1 < wordCount) {

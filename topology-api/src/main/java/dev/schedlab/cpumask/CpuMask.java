@@ -7,18 +7,18 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  *
  * <p>Bit {@code n} stands for CPU {@code n}; the width {@link #nrCpuIds()} is fixed at creation
  * (the kernel's {@code nr_cpu_ids}) and lies in {@code [1, }{@link #MAX_CPUS}{@code ]}. Bits are
- * stored as {@code long} words, bit {@code n} in word {@code n / 64}; bits at or above
- * {@code nrCpuIds} are always zero.
+ * stored as {@code long} words, bit {@code n} in word {@code n / 64}; bits at or above {@code
+ * nrCpuIds} are always zero.
  *
  * <p><b>Not found.</b> Every search method returns {@link #NO_CPU} ({@code -1}) when there is no
- * such CPU, where the kernel returns a value {@code >= nr_cpu_ids}. The loop idiom is
- * {@code for (int cpu = m.first(); cpu != NO_CPU; cpu = m.next(cpu))}. Such a cursor loop reads
- * the live mask at every step, so it stays correct when the mask being walked is shrunk during the
- * walk (bits cleared ahead of the cursor are not visited), which is what {@code find_new_ilb()}
- * relies on when it prunes SMT siblings.
+ * such CPU, where the kernel returns a value {@code >= nr_cpu_ids}. The loop idiom is {@code for
+ * (int cpu = m.first(); cpu != NO_CPU; cpu = m.next(cpu))}. Such a cursor loop reads the live mask
+ * at every step, so it stays correct when the mask being walked is shrunk during the walk (bits
+ * cleared ahead of the cursor are not visited), which is what {@code find_new_ilb()} relies on when
+ * it prunes SMT siblings.
  *
- * <p>Masks of different widths never mix: binary operations throw {@link
- * IllegalArgumentException} when widths differ. No method allocates unless it says so.
+ * <p>Masks of different widths never mix: binary operations throw {@link IllegalArgumentException}
+ * when widths differ. No method allocates unless it says so.
  */
 public interface CpuMask {
 
@@ -91,9 +91,9 @@ public interface CpuMask {
   int nextWrap(int cpu);
 
   /**
-   * Visits set CPUs in {@code for_each_cpu_wrap(cpu, mask, start)} order: from {@code start}
-   * upward to the end, then from 0 up to {@code start - 1}; {@code start} itself need not be set.
-   * The live mask is read at each step.
+   * Visits set CPUs in {@code for_each_cpu_wrap(cpu, mask, start)} order: from {@code start} upward
+   * to the end, then from 0 up to {@code start - 1}; {@code start} itself need not be set. The live
+   * mask is read at each step.
    */
   void forEachCpuWrap(int start, IntProcedure procedure);
 

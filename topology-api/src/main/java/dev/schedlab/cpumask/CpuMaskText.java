@@ -3,8 +3,8 @@ package dev.schedlab.cpumask;
 import java.util.Objects;
 
 /**
- * The two text forms of a mask: the cpulist form of {@code %*pbl} / {@code cpulist_parse()} and
- * the 32-bit-chunk hex form of {@code %*pb} / {@code cpumask_parse()}.
+ * The two text forms of a mask: the cpulist form of {@code %*pbl} / {@code cpulist_parse()} and the
+ * 32-bit-chunk hex form of {@code %*pb} / {@code cpumask_parse()}.
  *
  * <p>Both parsers ignore whitespace (C {@code isspace}) before and after the text, so a sysfs file
  * read with its trailing newline parses as is, and report a problem as an {@link
@@ -157,8 +157,17 @@ final class CpuMaskText {
 
     final IllegalArgumentException fail(int position, String problem) {
       return new IllegalArgumentException(
-          "invalid " + form() + " " + quote(text) + " at position " + position + ": " + problem
-              + " (" + expected() + ")");
+          "invalid "
+              + form()
+              + " "
+              + quote(text)
+              + " at position "
+              + position
+              + ": "
+              + problem
+              + " ("
+              + expected()
+              + ")");
     }
 
     final boolean atEnd() {
@@ -191,7 +200,9 @@ final class CpuMaskText {
     @Override
     String expected() {
       return "expected comma-separated entries A, A-B or A-B:USED/GROUP with "
-          + cpuRange(nrCpuIds) + ", N meaning " + (nrCpuIds - 1);
+          + cpuRange(nrCpuIds)
+          + ", N meaning "
+          + (nrCpuIds - 1);
     }
 
     long[] parse() {
@@ -318,8 +329,13 @@ final class CpuMaskText {
       if (chunks == 1) {
         return "expected 1 chunk of 1-8 hex digits" + range + limit;
       }
-      return "expected " + chunks + " comma-separated chunks" + range
-          + ": the first of 1-8 hex digits" + limit + ", then 8 hex digits each";
+      return "expected "
+          + chunks
+          + " comma-separated chunks"
+          + range
+          + ": the first of 1-8 hex digits"
+          + limit
+          + ", then 8 hex digits each";
     }
 
     long[] parse() {
@@ -340,8 +356,9 @@ final class CpuMaskText {
       }
       int expectedChunks = chunkCount(nrCpuIds);
       if (chunks != expectedChunks) {
-        throw fail(textStart, "found " + chunks + (chunks == 1 ? " chunk" : " chunks")
-            + ", need " + expectedChunks);
+        throw fail(
+            textStart,
+            "found " + chunks + (chunks == 1 ? " chunk" : " chunks") + ", need " + expectedChunks);
       }
       int firstBits = firstChunkBits(nrCpuIds);
       if (firstBits < 32 && (chunkValues[0] >>> firstBits) != 0) {
@@ -375,8 +392,9 @@ final class CpuMaskText {
         throw fail(chunkStart, "empty chunk");
       }
       if (!first && digits != 8) {
-        throw fail(chunkStart, "chunk of " + digits
-            + " hex digits; only the first chunk may have fewer than 8");
+        throw fail(
+            chunkStart,
+            "chunk of " + digits + " hex digits; only the first chunk may have fewer than 8");
       }
       return value;
     }

@@ -3,8 +3,8 @@ package dev.schedlab.cpumask;
 import java.util.Objects;
 
 /**
- * Creates masks: the equivalent of {@code alloc_cpumask_var()} plus the kernel's constant masks
- * and text parsers.
+ * Creates masks: the equivalent of {@code alloc_cpumask_var()} plus the kernel's constant masks and
+ * text parsers.
  *
  * <p>Every width must lie in {@code [1, }{@link CpuMask#MAX_CPUS}{@code ]}, otherwise the factory
  * throws {@link IllegalArgumentException} naming that range. A CPU number outside {@code [0,
@@ -41,9 +41,8 @@ public final class CpuMasks {
   }
 
   /**
-   * An immutable mask holding exactly {@code cpus} (duplicates allowed): for one CPU the
-   * equivalent of {@code cpumask_of()}, otherwise of a series of {@code cpumask_set_cpu()}.
-   * Allocates.
+   * An immutable mask holding exactly {@code cpus} (duplicates allowed): for one CPU the equivalent
+   * of {@code cpumask_of()}, otherwise of a series of {@code cpumask_set_cpu()}. Allocates.
    */
   public static ImmutableCpuMask of(int nrCpuIds, int... cpus) {
     MutableBitmapCpuMask mask = new MutableBitmapCpuMask(nrCpuIds);
@@ -69,18 +68,18 @@ public final class CpuMasks {
    * Parses the cpulist form: the equivalent of {@code cpulist_parse()} ({@code
    * bitmap_parselist()}), as written to or read from sysfs {@code *list} files.
    *
-   * <p>Accepted: comma-separated entries {@code A} (one CPU), {@code A-B} (CPUs A to B, A &le;
-   * B) and {@code A-B:USED/GROUP} (from A up to B, the first USED CPUs of every GROUP, so {@code
+   * <p>Accepted: comma-separated entries {@code A} (one CPU), {@code A-B} (CPUs A to B, A &le; B)
+   * and {@code A-B:USED/GROUP} (from A up to B, the first USED CPUs of every GROUP, so {@code
    * 0-1023:2/256} is 0,1,256,257,512,513,768,769; GROUP &gt; 0, USED &le; GROUP). {@code N} may
    * stand for a CPU and means {@code nrCpuIds - 1}. Whitespace around the whole text (such as a
-   * sysfs file's trailing newline) is ignored; the empty text is the empty mask. Rejected: an
-   * empty entry (unlike the kernel, also a trailing comma), whitespace inside the text, a CPU at
-   * or above {@code nrCpuIds}, a negative CPU, a range whose end is below its start, a number
-   * above {@link Integer#MAX_VALUE}.
+   * sysfs file's trailing newline) is ignored; the empty text is the empty mask. Rejected: an empty
+   * entry (unlike the kernel, also a trailing comma), whitespace inside the text, a CPU at or above
+   * {@code nrCpuIds}, a negative CPU, a range whose end is below its start, a number above {@link
+   * Integer#MAX_VALUE}.
    *
-   * @throws IllegalArgumentException on malformed text; the message quotes the input and gives
-   *     the 0-based index of the offending character, e.g. {@code invalid cpulist "1,,2" at
-   *     position 2: empty entry (expected ...)}
+   * @throws IllegalArgumentException on malformed text; the message quotes the input and gives the
+   *     0-based index of the offending character, e.g. {@code invalid cpulist "1,,2" at position 2:
+   *     empty entry (expected ...)}
    */
   public static ImmutableCpuMask parseCpuList(String text, int nrCpuIds) {
     return new ImmutableBitmapCpuMask(nrCpuIds, CpuMaskText.parseCpuList(text, nrCpuIds));
@@ -91,14 +90,14 @@ public final class CpuMasks {
    * of {@code cpumask_parse()} ({@code bitmap_parse()}), as read from sysfs {@code cpumap} files
    * and {@code /proc/schedstat} domain lines.
    *
-   * <p>Stricter than the kernel, so that a mask of another width cannot slip through: the text
-   * must have exactly {@code ceil(nrCpuIds / 32)} chunks, most significant first; every chunk but
-   * the first has exactly 8 hex digits; the first has 1 to 8 (the kernel prints {@code
-   * ceil(bits / 4)} of them, and a shorter first chunk is zero-extended as the kernel does) and
-   * must not set a bit at or above {@code nrCpuIds}. Digits may be upper or lower case; whitespace
-   * around the whole text is ignored. So for 40 CPUs {@code ff,ffffffff}, {@code 0ff,ffffffff} and
-   * {@code f,ffffffff} are accepted, while {@code ffffffff} (one chunk), {@code 1ff,ffffffff} (CPU
-   * 40) and {@code ff,ffff} (short second chunk) are not.
+   * <p>Stricter than the kernel, so that a mask of another width cannot slip through: the text must
+   * have exactly {@code ceil(nrCpuIds / 32)} chunks, most significant first; every chunk but the
+   * first has exactly 8 hex digits; the first has 1 to 8 (the kernel prints {@code ceil(bits / 4)}
+   * of them, and a shorter first chunk is zero-extended as the kernel does) and must not set a bit
+   * at or above {@code nrCpuIds}. Digits may be upper or lower case; whitespace around the whole
+   * text is ignored. So for 40 CPUs {@code ff,ffffffff}, {@code 0ff,ffffffff} and {@code
+   * f,ffffffff} are accepted, while {@code ffffffff} (one chunk), {@code 1ff,ffffffff} (CPU 40) and
+   * {@code ff,ffff} (short second chunk) are not.
    *
    * @throws IllegalArgumentException on malformed text or a wrong width; the message quotes the
    *     input and gives the 0-based index of the offending character

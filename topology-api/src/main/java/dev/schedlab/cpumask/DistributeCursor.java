@@ -2,8 +2,8 @@ package dev.schedlab.cpumask;
 
 /**
  * The rotating cursor behind {@code cpumask_any_distribute()} and {@code
- * cpumask_any_and_distribute()}: the kernel's per-CPU {@code distribute_cpu_mask_prev}, so keep
- * one instance per simulated CPU.
+ * cpumask_any_and_distribute()}: the kernel's per-CPU {@code distribute_cpu_mask_prev}, so keep one
+ * instance per simulated CPU.
  *
  * <p>The cursor starts at CPU 0 and moves to every CPU it returns; each call returns the next set
  * CPU strictly after the cursor, wrapping around. Successive calls on one instance therefore
@@ -32,8 +32,8 @@ public final class DistributeCursor {
   }
 
   /**
-   * Equivalent of {@code cpumask_any_and_distribute(a, b)}: as {@link #anyDistribute} over
-   * {@code a & b}, without building the intersection.
+   * Equivalent of {@code cpumask_any_and_distribute(a, b)}: as {@link #anyDistribute} over {@code a
+   * & b}, without building the intersection.
    *
    * @return the chosen CPU, or {@link CpuMask#NO_CPU} when {@code a} and {@code b} are disjoint
    * @throws IllegalArgumentException if the widths differ

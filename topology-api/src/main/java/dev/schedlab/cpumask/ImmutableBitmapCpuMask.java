@@ -6,8 +6,8 @@ package dev.schedlab.cpumask;
  *
  * <p>A sparse mask (at most a quarter of its words non-zero, such as {@code cpu_smt_mask()} on a
  * wide machine) also records which words are non-zero, so that {@link
- * MutableCpuMask#removeAll(CpuMask)} with it as the operand touches only those words instead of
- * all {@code nrCpuIds / 64}.
+ * MutableCpuMask#removeAll(CpuMask)} with it as the operand touches only those words instead of all
+ * {@code nrCpuIds / 64}.
  */
 final class ImmutableBitmapCpuMask extends BitmapCpuMask implements ImmutableCpuMask {
 

@@ -1,8 +1,8 @@
 package dev.schedlab.cpumask;
 
 /**
- * The writable mask: the equivalent of a {@code cpumask_var_t} a caller owns. Every write keeps
- * the bits at or above the width clear, which the searches and {@link #isFull()} rely on.
+ * The writable mask: the equivalent of a {@code cpumask_var_t} a caller owns. Every write keeps the
+ * bits at or above the width clear, which the searches and {@link #isFull()} rely on.
  *
  * <p>Binary operations whose operands are this package's masks run a plain loop over the backing
  * arrays (no call per word, no trimming, since such operands already have those bits clear), which

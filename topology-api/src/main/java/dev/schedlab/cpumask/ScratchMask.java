@@ -277,7 +277,14 @@ public final class ScratchMask implements MutableCpuMask, AutoCloseable {
 
   @Override
   public String toString() {
-    return "ScratchMask[CPU " + cpu + " slot " + slot + ": " + mask.toCpuList() + " of "
-        + mask.nrCpuIds() + "]";
+    return "ScratchMask[CPU "
+        + cpu
+        + " slot "
+        + slot
+        + ": "
+        + mask.toCpuList()
+        + " of "
+        + mask.nrCpuIds()
+        + "]";
   }
 }

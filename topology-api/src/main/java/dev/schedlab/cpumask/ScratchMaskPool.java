@@ -3,9 +3,9 @@ package dev.schedlab.cpumask;
 import java.util.Optional;
 
 /**
- * Per-CPU scratch cpumasks borrowed for the length of one operation: the equivalent of the
- * per-CPU pool of scratch-mask slots in the scheduler draft that replaces {@code select_rq_mask},
- * {@code load_balance_mask} and {@code should_we_balance_tmpmask}.
+ * Per-CPU scratch cpumasks borrowed for the length of one operation: the equivalent of the per-CPU
+ * pool of scratch-mask slots in the scheduler draft that replaces {@code select_rq_mask}, {@code
+ * load_balance_mask} and {@code should_we_balance_tmpmask}.
  *
  * <p>Every simulated CPU owns {@link #slotsPerCpu()} slots, each a preallocated mask of width
  * {@link #nrCpuIds()} with a preallocated {@link ScratchMask} lease, so borrowing allocates
@@ -26,10 +26,10 @@ import java.util.Optional;
  * is always detected and counted; the {@link MisusePolicy} chosen at construction decides what
  * follows. Using a lease after closing it is not detected, as in the kernel.
  *
- * <p>One pool belongs to one simulation: there is no static state, and the pool is not
- * thread-safe (the kernel protects a slot by running with interrupts off on its own CPU; the
- * simulator protects it by running one simulation per thread). It allocates {@code nrCpuIds x
- * slotsPerCpu} masks up front, about 24 MiB at 8192 CPUs with 3 slots.
+ * <p>One pool belongs to one simulation: there is no static state, and the pool is not thread-safe
+ * (the kernel protects a slot by running with interrupts off on its own CPU; the simulator protects
+ * it by running one simulation per thread). It allocates {@code nrCpuIds x slotsPerCpu} masks up
+ * front, about 24 MiB at 8192 CPUs with 3 slots.
  */
 public final class ScratchMaskPool {
 
@@ -56,8 +56,10 @@ public final class ScratchMaskPool {
   private final int slotsPerCpu;
   private final MisusePolicy policy;
   private final ScratchMask[] leases;
+
   /** Per CPU, bit {@code k} set while slot {@code k} is held. */
   private final long[] heldSlots;
+
   private long misuseCount;
   private String firstMisuse;
 
@@ -74,8 +76,8 @@ public final class ScratchMaskPool {
    * A pool with {@code slotsPerCpu} slots for each of CPUs {@code 0..nrCpuIds-1}; every mask has
    * width {@code nrCpuIds}.
    *
-   * @throws IllegalArgumentException if {@code nrCpuIds} is outside {@code [1, MAX_CPUS]} or
-   *     {@code slotsPerCpu} outside {@code [1, MAX_SLOTS_PER_CPU]}
+   * @throws IllegalArgumentException if {@code nrCpuIds} is outside {@code [1, MAX_CPUS]} or {@code
+   *     slotsPerCpu} outside {@code [1, MAX_SLOTS_PER_CPU]}
    */
   public ScratchMaskPool(int nrCpuIds, int slotsPerCpu, MisusePolicy policy) {
     BitmapCpuMask.checkWidth(nrCpuIds);
@@ -139,7 +141,13 @@ public final class ScratchMaskPool {
   public boolean isHeld(int cpu, int slot) {
     if (cpu < 0 || cpu >= nrCpuIds || slot < 0 || slot >= slotsPerCpu) {
       throw new IndexOutOfBoundsException(
-          "CPU " + cpu + " slot " + slot + " outside CPUs 0-" + (nrCpuIds - 1) + " slots 0-"
+          "CPU "
+              + cpu
+              + " slot "
+              + slot
+              + " outside CPUs 0-"
+              + (nrCpuIds - 1)
+              + " slots 0-"
               + (slotsPerCpu - 1));
     }
     return (heldSlots[cpu] & (1L << slot)) != 0;
@@ -151,8 +159,15 @@ public final class ScratchMaskPool {
       return false;
     }
     if (slot < 0 || slot >= slotsPerCpu) {
-      misuse("scratch mask " + action + " of slot " + slot + " on CPU " + cpu
-          + " outside slots 0-" + (slotsPerCpu - 1));
+      misuse(
+          "scratch mask "
+              + action
+              + " of slot "
+              + slot
+              + " on CPU "
+              + cpu
+              + " outside slots 0-"
+              + (slotsPerCpu - 1));
       return false;
     }
     return true;

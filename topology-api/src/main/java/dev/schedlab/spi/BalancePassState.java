@@ -4,10 +4,9 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.IdleType;
 
 /**
- * State of one balancing pass ({@code sched_balance_domains()} or {@code
- * sched_balance_newidle()} for one CPU), shared by every {@link BalancePass} in the run so that
- * independent plugins can see what earlier hooks did in the same pass. Reset by the engine at
- * the start of every pass.
+ * State of one balancing pass ({@code sched_balance_domains()} or {@code sched_balance_newidle()}
+ * for one CPU), shared by every {@link BalancePass} in the run so that independent plugins can see
+ * what earlier hooks did in the same pass. Reset by the engine at the start of every pass.
  */
 public interface BalancePassState {
 

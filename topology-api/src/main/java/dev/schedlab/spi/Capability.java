@@ -1,8 +1,8 @@
 package dev.schedlab.spi;
 
 /**
- * What a plugin needs from the machine or says about itself; the registry filters on these
- * instead of on types.
+ * What a plugin needs from the machine or says about itself; the registry filters on these instead
+ * of on types.
  */
 public enum Capability {
   /** Only meaningful on machines with SMT (more than one thread per core). */

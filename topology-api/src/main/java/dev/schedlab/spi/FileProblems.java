@@ -12,11 +12,10 @@ import java.nio.file.NotDirectoryException;
 import java.util.Locale;
 
 /**
- * Plain words for why a file could not be read or written, for the one-line messages users see:
- * "no such file or directory" rather than {@code java.nio.file.NoSuchFileException: x}. Every
- * module that reads a user's file (importers, workload descriptions) or writes a report says it
- * the same way, in the words of the C library's {@code strerror()} that users know from other
- * tools.
+ * Plain words for why a file could not be read or written, for the one-line messages users see: "no
+ * such file or directory" rather than {@code java.nio.file.NoSuchFileException: x}. Every module
+ * that reads a user's file (importers, workload descriptions) or writes a report says it the same
+ * way, in the words of the C library's {@code strerror()} that users know from other tools.
  */
 public final class FileProblems {
 

@@ -4,17 +4,16 @@ import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 
 /**
- * {@code find_new_ilb()} of Linux 7.1 and 7.2 (kernel/sched/fair.c, kernel-facts §3.5): walk
- * {@code nohz.idle_cpus_mask ∩ housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)} in ascending order,
- * skip the kicking CPU, and return the first CPU that is {@code idle_cpu()}; none means no ILB
- * kick. SMT siblings are not considered, so on an SMT machine the ILB may land next to a busy
- * thread.
+ * {@code find_new_ilb()} of Linux 7.1 and 7.2 (kernel/sched/fair.c, kernel-facts §3.5): walk {@code
+ * nohz.idle_cpus_mask ∩ housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)} in ascending order, skip the
+ * kicking CPU, and return the first CPU that is {@code idle_cpu()}; none means no ILB kick. SMT
+ * siblings are not considered, so on an SMT machine the ILB may land next to a busy thread.
  *
  * <p>The walk is done a word (64 CPUs) at a time over the state view's {@link
  * CpuStateView#idleMask()}: the choice is the lowest CPU of {@code candidates ∩ idle} other than
- * the kicker, and the walk's examined count is the number of candidates up to and including it
- * (all of them when there is none), the kicker counted when it is a candidate, exactly as a CPU by
- * CPU walk counts them. Allocates nothing per call. One instance per simulation; not thread-safe
+ * the kicker, and the walk's examined count is the number of candidates up to and including it (all
+ * of them when there is none), the kicker counted when it is a candidate, exactly as a CPU by CPU
+ * walk counts them. Allocates nothing per call. One instance per simulation; not thread-safe
  * ({@link #lastExamined()} is per instance).
  *
  * <p>Here, beside the SPI, because two modules use the rule and neither may see the other: the

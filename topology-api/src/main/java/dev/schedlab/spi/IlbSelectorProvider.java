@@ -1,6 +1,9 @@
 package dev.schedlab.spi;
 
-/** Provider of an {@link IlbSelector}; register with {@code @AutoService(IlbSelectorProvider.class)}. */
+/**
+ * Provider of an {@link IlbSelector}; register with
+ * {@code @AutoService(IlbSelectorProvider.class)}.
+ */
 public interface IlbSelectorProvider extends PluginProvider {
 
   /** A selector for one simulation. */

@@ -15,8 +15,12 @@ public record MachineFacts(
   public MachineFacts {
     if (!(clockHz > 0) || !(flopPerCycle > 0) || !(memoryBandwidthPerNode > 0)) {
       throw new IllegalArgumentException(
-          "machine facts must be positive: clockHz=" + clockHz + ", flopPerCycle="
-              + flopPerCycle + ", memoryBandwidthPerNode=" + memoryBandwidthPerNode);
+          "machine facts must be positive: clockHz="
+              + clockHz
+              + ", flopPerCycle="
+              + flopPerCycle
+              + ", memoryBandwidthPerNode="
+              + memoryBandwidthPerNode);
     }
   }
 }

@@ -81,8 +81,7 @@ public record ParameterSpec(
   /** A parameter taking one of a few words. */
   public static ParameterSpec ofChoice(
       String name, String description, String def, String... choices) {
-    return new ParameterSpec(
-        name, ParameterType.CHOICE, description, def, 0, 0, List.of(choices));
+    return new ParameterSpec(name, ParameterType.CHOICE, description, def, 0, 0, List.of(choices));
   }
 
   /** A free-text parameter. */
@@ -103,8 +102,8 @@ public record ParameterSpec(
   }
 
   /**
-   * Parses and validates a raw value: {@link Integer}, {@link Long} (also durations, in ns),
-   * {@link Double}, {@link Boolean} or {@link String}.
+   * Parses and validates a raw value: {@link Integer}, {@link Long} (also durations, in ns), {@link
+   * Double}, {@link Boolean} or {@link String}.
    *
    * @throws IllegalArgumentException naming the parameter, the value and what is allowed
    */
@@ -151,34 +150,38 @@ public record ParameterSpec(
       String value = raw == null ? "" : raw.trim();
       try {
         switch (type) {
-          case INT: {
-            long v = Long.parseLong(value);
-            checkRange(value, v);
-            return (int) v;
-          }
-          case LONG: {
-            long v = Long.parseLong(value);
-            checkRange(value, v);
-            return v;
-          }
-          case DOUBLE: {
-            double v = Double.parseDouble(value);
-            if (Double.isNaN(v)) {
+          case INT:
+            {
+              long v = Long.parseLong(value);
+              checkRange(value, v);
+              return (int) v;
+            }
+          case LONG:
+            {
+              long v = Long.parseLong(value);
+              checkRange(value, v);
+              return v;
+            }
+          case DOUBLE:
+            {
+              double v = Double.parseDouble(value);
+              if (Double.isNaN(v)) {
+                throw invalid(value);
+              }
+              checkRange(value, v);
+              return v;
+            }
+          case BOOLEAN:
+            {
+              String lower = value.toLowerCase(Locale.ROOT);
+              if (lower.equals("true") || lower.equals("1") || lower.equals("on")) {
+                return Boolean.TRUE;
+              }
+              if (lower.equals("false") || lower.equals("0") || lower.equals("off")) {
+                return Boolean.FALSE;
+              }
               throw invalid(value);
             }
-            checkRange(value, v);
-            return v;
-          }
-          case BOOLEAN: {
-            String lower = value.toLowerCase(Locale.ROOT);
-            if (lower.equals("true") || lower.equals("1") || lower.equals("on")) {
-              return Boolean.TRUE;
-            }
-            if (lower.equals("false") || lower.equals("0") || lower.equals("off")) {
-              return Boolean.FALSE;
-            }
-            throw invalid(value);
-          }
           case CHOICE:
             if (!choices.contains(value)) {
               throw invalid(value);
@@ -189,11 +192,12 @@ public record ParameterSpec(
               throw invalid(value);
             }
             return value;
-          case DURATION: {
-            long ns = parseDurationNs(value);
-            checkRange(value, ns);
-            return ns;
-          }
+          case DURATION:
+            {
+              long ns = parseDurationNs(value);
+              checkRange(value, ns);
+              return ns;
+            }
           case STRING:
           default:
             return value;
@@ -217,7 +221,9 @@ public record ParameterSpec(
         case CPULIST:
           return "a cpulist such as 0-3,8,10-11";
         case DURATION:
-          return formatDurationNs((long) min) + ".." + formatDurationNs((long) max)
+          return formatDurationNs((long) min)
+              + ".."
+              + formatDurationNs((long) max)
               + " (units ns, us, ms, s)";
         case STRING:
         default:
@@ -234,8 +240,13 @@ public record ParameterSpec(
 
     private IllegalArgumentException invalid(String value) {
       return new IllegalArgumentException(
-          name + "=" + value + " is not a valid " + type.name().toLowerCase(Locale.ROOT)
-              + ": allowed " + allowed());
+          name
+              + "="
+              + value
+              + " is not a valid "
+              + type.name().toLowerCase(Locale.ROOT)
+              + ": allowed "
+              + allowed());
     }
 
     private long parseDurationNs(String value) {
@@ -246,8 +257,17 @@ public record ParameterSpec(
       double number = Double.parseDouble(m.group(1));
       if (m.group(2) == null && number != 0) {
         // 500 could be meant as us or ms as easily as ns: a unit is required (0 needs none).
-        throw new IllegalArgumentException(name + "=" + value + " has no unit: write it with"
-            + " ns, us, ms or s, e.g. " + name + "=" + value + "us; allowed " + allowed());
+        throw new IllegalArgumentException(
+            name
+                + "="
+                + value
+                + " has no unit: write it with"
+                + " ns, us, ms or s, e.g. "
+                + name
+                + "="
+                + value
+                + "us; allowed "
+                + allowed());
       }
       String unit = m.group(2) == null ? "ns" : m.group(2);
       double scale;

@@ -16,6 +16,8 @@ public enum ParameterType {
   STRING,
   /** A cpulist such as {@code 0-87,176-263}; checked for syntax here, for width by the user. */
   CPULIST,
-  /** A duration: a number with unit {@code ns}, {@code us}, {@code ms} or {@code s}; stored in ns. */
+  /**
+   * A duration: a number with unit {@code ns}, {@code us}, {@code ms} or {@code s}; stored in ns.
+   */
   DURATION
 }

@@ -103,8 +103,14 @@ public final class Parameters {
     }
     if (!type.isInstance(v)) {
       throw new IllegalArgumentException(
-          "parameter " + name + " of " + pluginId + " is a " + v.getClass().getSimpleName()
-              + ", not a " + type.getSimpleName());
+          "parameter "
+              + name
+              + " of "
+              + pluginId
+              + " is a "
+              + v.getClass().getSimpleName()
+              + ", not a "
+              + type.getSimpleName());
     }
     return v;
   }

@@ -3,8 +3,8 @@ package dev.schedlab.spi;
 import dev.schedlab.spi.view.WorkClass;
 
 /**
- * What the engine reports to a {@link PerformanceModel}: which CPUs are busy and since when,
- * where tasks last moved, and how many memory-bound threads share each node. O(1), no allocation.
+ * What the engine reports to a {@link PerformanceModel}: which CPUs are busy and since when, where
+ * tasks last moved, and how many memory-bound threads share each node. O(1), no allocation.
  */
 public interface PerfStateView {
 
@@ -21,8 +21,8 @@ public interface PerfStateView {
   long idleSinceNs(int cpu);
 
   /**
-   * How far task {@code taskId} last migrated: 0 none (or never), 1 within an SMT core, 2 within
-   * an LLC, 3 across LLCs within a node, 4 across NUMA nodes.
+   * How far task {@code taskId} last migrated: 0 none (or never), 1 within an SMT core, 2 within an
+   * LLC, 3 across LLCs within a node, 4 across NUMA nodes.
    */
   int lastMigrationDistance(int taskId);
 
@@ -46,8 +46,8 @@ public interface PerfStateView {
 
   /**
    * Number of memory-bound tasks currently running, wherever they run, whose memory is on node
-   * {@code node} (see {@link #memoryHomeNode}); they share that node's memory controllers.
-   * Without home tracking, the tasks running on the node.
+   * {@code node} (see {@link #memoryHomeNode}); they share that node's memory controllers. Without
+   * home tracking, the tasks running on the node.
    */
   default int memoryBoundHomedRunning(int node) {
     return memoryBoundRunning(node);

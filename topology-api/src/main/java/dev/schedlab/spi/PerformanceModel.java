@@ -1,9 +1,9 @@
 package dev.schedlab.spi;
 
 /**
- * How fast a thread makes progress on a CPU right now. The engine asks again whenever the state
- * it reports changes, and at the instant {@link #nextSpeedChangeNs} names. Implementations are
- * pure functions of the reported state and allocate nothing.
+ * How fast a thread makes progress on a CPU right now. The engine asks again whenever the state it
+ * reports changes, and at the instant {@link #nextSpeedChangeNs} names. Implementations are pure
+ * functions of the reported state and allocate nothing.
  */
 public interface PerformanceModel {
 
@@ -15,9 +15,9 @@ public interface PerformanceModel {
   double speed(int cpu, int taskId, PerfStateView state);
 
   /**
-   * The next instant after {@code state.nowNs()} at which {@link #speed} would change with no
-   * other state change (e.g. a sibling's idle qualification interval ending, cache warming up),
-   * or {@link Long#MAX_VALUE}.
+   * The next instant after {@code state.nowNs()} at which {@link #speed} would change with no other
+   * state change (e.g. a sibling's idle qualification interval ending, cache warming up), or {@link
+   * Long#MAX_VALUE}.
    */
   long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state);
 }

@@ -48,8 +48,7 @@ public record PluginDescriptor(
         throw new IllegalArgumentException("plugin " + id + " declares " + p.name() + " twice");
       }
     }
-    capabilities =
-        capabilities.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(capabilities));
+    capabilities = capabilities.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(capabilities));
   }
 
   /** A descriptor builder, for providers with several parameters. */

@@ -1,9 +1,9 @@
 package dev.schedlab.spi;
 
 /**
- * Common supertype of every provider. A provider is a factory: a {@code public final} class with
- * a no-arg constructor, annotated {@code @AutoService(<its provider interface>.class)}; the
- * products it creates receive everything they need through a context object.
+ * Common supertype of every provider. A provider is a factory: a {@code public final} class with a
+ * no-arg constructor, annotated {@code @AutoService(<its provider interface>.class)}; the products
+ * it creates receive everything they need through a context object.
  */
 public interface PluginProvider {
 

@@ -3,8 +3,8 @@ package dev.schedlab.spi;
 import java.util.Map;
 
 /**
- * A plugin chosen by id with parameter overrides, as written in a variant:
- * {@code ext.smt-buddy.push:imbalance_pct=150}.
+ * A plugin chosen by id with parameter overrides, as written in a variant: {@code
+ * ext.smt-buddy.push:imbalance_pct=150}.
  *
  * @param id plugin id
  * @param overrides parameter name → raw value

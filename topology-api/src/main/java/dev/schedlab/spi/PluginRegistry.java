@@ -18,8 +18,8 @@ import java.util.stream.Collectors;
 /**
  * The set of known plugins, keyed by unique id. Built at the edge of the program by {@link
  * #load(ClassLoader)} (one {@link ServiceLoader} per {@link PluginKind}) or by tests with {@link
- * #of(Collection)}, then handed to the engine as data. Duplicate ids are rejected at start-up
- * with both providers named, as JUnit's engine registry does.
+ * #of(Collection)}, then handed to the engine as data. Duplicate ids are rejected at start-up with
+ * both providers named, as JUnit's engine registry does.
  */
 public final class PluginRegistry {
 
@@ -38,9 +38,14 @@ public final class PluginRegistry {
       for (PluginProvider provider : ServiceLoader.load(kind.providerType(), loader)) {
         if (provider.descriptor().kind() != kind) {
           throw new IllegalStateException(
-              "plugin " + provider.id() + " (" + provider.getClass().getName()
-                  + ") is registered as " + kind.providerType().getSimpleName()
-                  + " but its descriptor says " + provider.descriptor().kind());
+              "plugin "
+                  + provider.id()
+                  + " ("
+                  + provider.getClass().getName()
+                  + ") is registered as "
+                  + kind.providerType().getSimpleName()
+                  + " but its descriptor says "
+                  + provider.descriptor().kind());
         }
         found.add(provider);
       }
@@ -67,7 +72,11 @@ public final class PluginRegistry {
               PluginProvider previous = byId.putIfAbsent(p.id(), p);
               if (previous != null && previous.getClass() != p.getClass()) {
                 throw new IllegalStateException(
-                    "duplicate plugin id " + p.id() + ": " + describe(previous) + " and "
+                    "duplicate plugin id "
+                        + p.id()
+                        + ": "
+                        + describe(previous)
+                        + " and "
                         + describe(p));
               }
             });
@@ -114,15 +123,20 @@ public final class PluginRegistry {
     String what = kindWord(type);
     if (p != null) {
       throw new IllegalArgumentException(
-          id + " is " + withArticle(kindWord(p.descriptor().kind().providerType())) + ", not "
-              + withArticle(what) + "; known " + what + "s: " + String.join(", ", known));
+          id
+              + " is "
+              + withArticle(kindWord(p.descriptor().kind().providerType()))
+              + ", not "
+              + withArticle(what)
+              + "; known "
+              + what
+              + "s: "
+              + String.join(", ", known));
     }
     throw new IllegalArgumentException(unknownMessage(what, id, known));
   }
 
-  /**
-   * The profile called {@code name} ({@code mainline-7.3}) or with id {@code profile.<name>}.
-   */
+  /** The profile called {@code name} ({@code mainline-7.3}) or with id {@code profile.<name>}. */
   public Optional<ProfileProvider> profile(String name) {
     String id = name.startsWith(PROFILE_PREFIX) ? name : PROFILE_PREFIX + name;
     PluginProvider p = byId.get(id);
@@ -153,9 +167,14 @@ public final class PluginRegistry {
    */
   public static String unknownMessage(String what, String id, Collection<String> known) {
     String nearest = nearest(id, known);
-    return "unknown " + what + " '" + id + "'"
+    return "unknown "
+        + what
+        + " '"
+        + id
+        + "'"
         + (nearest == null ? "" : "; did you mean '" + nearest + "'?")
-        + " known: " + (known.isEmpty() ? "(none)" : String.join(", ", known));
+        + " known: "
+        + (known.isEmpty() ? "(none)" : String.join(", ", known));
   }
 
   /** The known id closest to {@code id} by edit distance, or null when none is close. */
@@ -164,7 +183,8 @@ public final class PluginRegistry {
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : known) {
       int d = editDistance(id.toLowerCase(Locale.ROOT), candidate);
-      if (d < bestDistance || (d == bestDistance && best != null && candidate.compareTo(best) < 0)) {
+      if (d < bestDistance
+          || (d == bestDistance && best != null && candidate.compareTo(best) < 0)) {
         best = candidate;
         bestDistance = d;
       }

@@ -8,8 +8,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Everything a policy receives when it is created: the machine, its sched domains, its resolved
- * parameters, the live state view, a random stream derived from the run's master seed, the
- * per-CPU scratch masks, and a place to report counters.
+ * parameters, the live state view, a random stream derived from the run's master seed, the per-CPU
+ * scratch masks, and a place to report counters.
  */
 public interface PolicyContext {
 

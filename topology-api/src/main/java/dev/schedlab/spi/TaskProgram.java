@@ -1,8 +1,8 @@
 package dev.schedlab.spi;
 
 /**
- * The behaviour of one simulated task as a state machine: each time the previous step finished
- * (its work ran, its sleep ended, it was woken), the engine calls {@link #next}.
+ * The behaviour of one simulated task as a state machine: each time the previous step finished (its
+ * work ran, its sleep ended, it was woken), the engine calls {@link #next}.
  */
 @FunctionalInterface
 public interface TaskProgram {

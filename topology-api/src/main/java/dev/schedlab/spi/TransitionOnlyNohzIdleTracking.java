@@ -18,8 +18,8 @@ public final class TransitionOnlyNohzIdleTracking implements NohzIdleTracking {
   public TransitionOnlyNohzIdleTracking() {}
 
   /**
-   * Registers only on the transition "tick running → tick stopped", the {@code !was_stopped}
-   * test of {@code tick_nohz_idle_stop_tick()}.
+   * Registers only on the transition "tick running → tick stopped", the {@code !was_stopped} test
+   * of {@code tick_nohz_idle_stop_tick()}.
    */
   @Override
   public boolean registerOnIdleEntry(int cpu, boolean tickWasAlreadyStopped) {

@@ -5,8 +5,8 @@ import dev.schedlab.spi.view.TaskView;
 
 /**
  * Hooks in wakeup placement ({@code select_task_rq_fair()} and {@code select_idle_sibling()}).
- * Every hook has a default that abstains, so plugins compose: the engine asks each wakeup policy
- * of the variant in order. Hooks allocate nothing per call.
+ * Every hook has a default that abstains, so plugins compose: the engine asks each wakeup policy of
+ * the variant in order. Hooks allocate nothing per call.
  */
 public interface WakeupPolicy {
 

@@ -8,8 +8,8 @@ public interface WorkloadHost {
 
   /**
    * Creates a task (as if forked by an init task on {@code parentCpu}); returns its id. The new
-   * task may run its first steps, and those of tasks it wakes, before this returns: a program
-   * that needs its own id takes it from {@link TaskControl#taskId()}, not from this return value.
+   * task may run its first steps, and those of tasks it wakes, before this returns: a program that
+   * needs its own id takes it from {@link TaskControl#taskId()}, not from this return value.
    */
   int spawn(TaskSpec spec, TaskProgram program, int parentCpu);
 }

@@ -17,11 +17,11 @@ public enum SchedNodeDistance {
    * Intel Granite Rapids X and Clearwater Forest X ({@code INTEL_GRANITERAPIDS_X}, {@code
    * INTEL_ATOM_DARKMONT_X}) with several packages and at least 3 nodes per package (SNC-3): the
    * distance between nodes of different packages is the mean over both packages' node pairs, both
-   * directions, rounded down, so that every remote node is equally far and the remote package
-   * forms one group (x86's {@code arch_sched_node_distance()}, commit 4d6dd05d07d0, refined to the
+   * directions, rounded down, so that every remote node is equally far and the remote package forms
+   * one group (x86's {@code arch_sched_node_distance()}, commit 4d6dd05d07d0, refined to the
    * per-package-pair mean of {@code slit_cluster_distance()} by 528d89a4707e). Nodes of one package
-   * keep their SLIT distance. The kernel also validates the SLIT's form first; this model assumes
-   * a valid table.
+   * keep their SLIT distance. The kernel also validates the SLIT's form first; this model assumes a
+   * valid table.
    */
   INTEL_SNC_PACKAGE_MEAN;
 

@@ -13,10 +13,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * {@link CpuCursor} walks exactly the set bits of a mask, of {@code a & b} and of {@code a & ~b}
- * in ascending order, as {@link BitSet} computes them, on random masks of widths 1 to 8192 with
- * every kind of second operand (this package's masks, a view, a foreign implementation), and a
- * reused cursor gives the same walk after a restart.
+ * {@link CpuCursor} walks exactly the set bits of a mask, of {@code a & b} and of {@code a & ~b} in
+ * ascending order, as {@link BitSet} computes them, on random masks of widths 1 to 8192 with every
+ * kind of second operand (this package's masks, a view, a foreign implementation), and a reused
+ * cursor gives the same walk after a restart.
  */
 final class CpuCursorPropertyTest {
 

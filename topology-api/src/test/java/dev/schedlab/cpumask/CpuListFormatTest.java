@@ -12,9 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The cpulist form prints as {@code %*pbl} does (runs of two or more CPUs as lo-hi, empty mask as
- * the empty string), parses everything {@code cpulist_parse()} documents (ranges, strides, N,
- * a sysfs file's surrounding whitespace), round-trips at every width, and rejects bad input with
- * a message quoting the input and the position of the problem.
+ * the empty string), parses everything {@code cpulist_parse()} documents (ranges, strides, N, a
+ * sysfs file's surrounding whitespace), round-trips at every width, and rejects bad input with a
+ * message quoting the input and the position of the problem.
  */
 final class CpuListFormatTest {
 
@@ -50,7 +50,8 @@ final class CpuListFormatTest {
     assertThat(CpuMasks.parseCpuList("5", 8)).isEqualTo(CpuMasks.of(8, 5));
     assertThat(CpuMasks.parseCpuList("", 8).isEmpty()).isTrue();
     assertThat(CpuMasks.parseCpuList("3,1,3,0-1", 8).toCpuList())
-        .as("unordered and overlapping entries").isEqualTo("0-1,3");
+        .as("unordered and overlapping entries")
+        .isEqualTo("0-1,3");
   }
 
   @Test
@@ -104,8 +105,9 @@ final class CpuListFormatTest {
   void parseCpuList_emptyEntry_exactMessage() {
     assertThatThrownBy(() -> CpuMasks.parseCpuList("1,,2", 352))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("invalid cpulist \"1,,2\" at position 2: empty entry (expected comma-separated"
-            + " entries A, A-B or A-B:USED/GROUP with CPUs 0-351, N meaning 351)");
+        .hasMessage(
+            "invalid cpulist \"1,,2\" at position 2: empty entry (expected comma-separated"
+                + " entries A, A-B or A-B:USED/GROUP with CPUs 0-351, N meaning 351)");
   }
 
   @ParameterizedTest(name = "\"{0}\" fails at {1}")

@@ -112,8 +112,7 @@ final class CpuMaskBitSetPropertyTest {
     BitSet andNot = s.a();
     andNot.andNot(s.b());
     assertThat(mask.firstAnd(other)).isEqualTo(orNoCpu(and.nextSetBit(0)));
-    assertThat(mask.nextAnd(s.cursor(), other))
-        .isEqualTo(orNoCpu(and.nextSetBit(s.cursor() + 1)));
+    assertThat(mask.nextAnd(s.cursor(), other)).isEqualTo(orNoCpu(and.nextSetBit(s.cursor() + 1)));
     assertThat(mask.firstAndNot(other)).isEqualTo(orNoCpu(andNot.nextSetBit(0)));
     assertThat(mask.nextAndNot(s.cursor(), other))
         .isEqualTo(orNoCpu(andNot.nextSetBit(s.cursor() + 1)));
@@ -342,10 +341,11 @@ final class CpuMaskBitSetPropertyTest {
     // Like find_new_ilb(): each visited CPU removes a "sibling" further on and a nearby CPU.
     MutableCpuMask mask = s.mutableA();
     List<Integer> visited = new ArrayList<>();
-    mask.forEachCpu(cpu -> {
-      visited.add(cpu);
-      prune(mask::clear, cpu, nr, stride);
-    });
+    mask.forEachCpu(
+        cpu -> {
+          visited.add(cpu);
+          prune(mask::clear, cpu, nr, stride);
+        });
     BitSet live = s.a();
     List<Integer> expected = new ArrayList<>();
     for (int cpu = live.nextSetBit(0); cpu >= 0; cpu = live.nextSetBit(cpu + 1)) {
@@ -358,10 +358,12 @@ final class CpuMaskBitSetPropertyTest {
     MutableCpuMask andWalked = s.mutableA();
     CpuMask other = s.operandB();
     List<Integer> andVisited = new ArrayList<>();
-    andWalked.forEachCpuAnd(other, cpu -> {
-      andVisited.add(cpu);
-      prune(andWalked::clear, cpu, nr, stride);
-    });
+    andWalked.forEachCpuAnd(
+        other,
+        cpu -> {
+          andVisited.add(cpu);
+          prune(andWalked::clear, cpu, nr, stride);
+        });
     BitSet liveAnd = s.a();
     BitSet b = s.b();
     List<Integer> expectedAnd = new ArrayList<>();
@@ -378,17 +380,20 @@ final class CpuMaskBitSetPropertyTest {
     int stride = 1 + s.random().nextInt(8);
     MutableCpuMask mask = s.mutableA();
     List<Integer> visited = new ArrayList<>();
-    mask.forEachCpuWrap(s.start(), cpu -> {
-      visited.add(cpu);
-      prune(mask::clear, cpu, nr, stride);
-    });
+    mask.forEachCpuWrap(
+        s.start(),
+        cpu -> {
+          visited.add(cpu);
+          prune(mask::clear, cpu, nr, stride);
+        });
     BitSet live = s.a();
     List<Integer> expected = new ArrayList<>();
     for (int cpu = live.nextSetBit(s.start()); cpu >= 0; cpu = live.nextSetBit(cpu + 1)) {
       expected.add(cpu);
       prune(live::clear, cpu, nr, stride);
     }
-    for (int cpu = live.nextSetBit(0); cpu >= 0 && cpu < s.start();
+    for (int cpu = live.nextSetBit(0);
+        cpu >= 0 && cpu < s.start();
         cpu = live.nextSetBit(cpu + 1)) {
       expected.add(cpu);
       prune(live::clear, cpu, nr, stride);

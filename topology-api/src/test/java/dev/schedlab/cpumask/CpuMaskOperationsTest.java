@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every {@link CpuMask} and {@link MutableCpuMask} operation gives the kernel's answer at the
- * widths that matter (one CPU, either side of a word boundary, the 352- and 384-CPU test
- * machines, and the largest widths), rejects widths and CPUs outside range, refuses to mix widths,
- * and lets a cursor walk survive bits being cleared ahead of it.
+ * widths that matter (one CPU, either side of a word boundary, the 352- and 384-CPU test machines,
+ * and the largest widths), rejects widths and CPUs outside range, refuses to mix widths, and lets a
+ * cursor walk survive bits being cleared ahead of it.
  */
 final class CpuMaskOperationsTest {
 
@@ -132,8 +132,7 @@ final class CpuMaskOperationsTest {
       assertThatThrownBy(() -> mask.test(bad)).isInstanceOf(IndexOutOfBoundsException.class);
       assertThatThrownBy(() -> mask.set(bad)).isInstanceOf(IndexOutOfBoundsException.class);
       assertThatThrownBy(() -> mask.clear(bad)).isInstanceOf(IndexOutOfBoundsException.class);
-      assertThatThrownBy(() -> mask.testAndSet(bad))
-          .isInstanceOf(IndexOutOfBoundsException.class);
+      assertThatThrownBy(() -> mask.testAndSet(bad)).isInstanceOf(IndexOutOfBoundsException.class);
       assertThatThrownBy(() -> mask.testAndClear(bad))
           .isInstanceOf(IndexOutOfBoundsException.class);
       assertThatThrownBy(() -> mask.forEachCpuWrap(bad, cpu -> {}))
@@ -264,12 +263,13 @@ final class CpuMaskOperationsTest {
     MutableCpuMask mask = CpuMasks.full(nr).mutableCopy();
     List<Integer> visited = new ArrayList<>();
     // Like find_new_ilb() pruning SMT siblings: every visited CPU removes its odd neighbour.
-    mask.forEachCpu(cpu -> {
-      visited.add(cpu);
-      if (cpu + 1 < nr) {
-        mask.clear(cpu + 1);
-      }
-    });
+    mask.forEachCpu(
+        cpu -> {
+          visited.add(cpu);
+          if (cpu + 1 < nr) {
+            mask.clear(cpu + 1);
+          }
+        });
     assertThat(visited).isEqualTo(cpus(evens(nr)));
 
     MutableCpuMask walked = CpuMasks.full(nr).mutableCopy();
@@ -288,20 +288,23 @@ final class CpuMaskOperationsTest {
     MutableCpuMask mask = CpuMasks.full(nr).mutableCopy();
     CpuMask all = CpuMasks.full(nr);
     List<Integer> visited = new ArrayList<>();
-    mask.forEachCpuAnd(all, cpu -> {
-      visited.add(cpu);
-      mask.clear(nr - 1);
-    });
+    mask.forEachCpuAnd(
+        all,
+        cpu -> {
+          visited.add(cpu);
+          mask.clear(nr - 1);
+        });
     assertThat(visited).hasSize(Math.max(1, nr - 1));
 
     MutableCpuMask wrapped = CpuMasks.full(nr).mutableCopy();
     List<Integer> wrapVisited = new ArrayList<>();
-    wrapped.forEachCpuWrap(nr / 2, cpu -> {
-      wrapVisited.add(cpu);
-      wrapped.clear(0);
-    });
-    assertThat(wrapVisited).doesNotContain(nr == 1 ? -1 : 0)
-        .hasSize(nr == 1 ? 1 : nr - 1);
+    wrapped.forEachCpuWrap(
+        nr / 2,
+        cpu -> {
+          wrapVisited.add(cpu);
+          wrapped.clear(0);
+        });
+    assertThat(wrapVisited).doesNotContain(nr == 1 ? -1 : 0).hasSize(nr == 1 ? 1 : nr - 1);
   }
 
   @AllWidths
@@ -322,15 +325,27 @@ final class CpuMaskOperationsTest {
   void binaryOps_differentWidths_throw(int nr) {
     MutableCpuMask mask = CpuMasks.mutable(nr);
     CpuMask other = CpuMasks.full(otherWidth(nr));
-    List<Runnable> ops = List.of(
-        () -> mask.weightAnd(other), () -> mask.firstAnd(other), () -> mask.nextAnd(-1, other),
-        () -> mask.firstAndNot(other), () -> mask.nextAndNot(-1, other),
-        () -> mask.forEachCpuAnd(other, cpu -> {}), () -> mask.intersects(other),
-        () -> mask.isSubsetOf(other), () -> mask.contentEquals(other),
-        () -> mask.copyFrom(other), () -> mask.and(mask, other), () -> mask.or(other, mask),
-        () -> mask.xor(mask, other), () -> mask.andNot(other, mask), () -> mask.andWith(other),
-        () -> mask.orWith(other), () -> mask.andNotWith(other), () -> mask.removeAll(other),
-        () -> mask.removeAll(CpuMasks.of(otherWidth(nr), 0)));
+    List<Runnable> ops =
+        List.of(
+            () -> mask.weightAnd(other),
+            () -> mask.firstAnd(other),
+            () -> mask.nextAnd(-1, other),
+            () -> mask.firstAndNot(other),
+            () -> mask.nextAndNot(-1, other),
+            () -> mask.forEachCpuAnd(other, cpu -> {}),
+            () -> mask.intersects(other),
+            () -> mask.isSubsetOf(other),
+            () -> mask.contentEquals(other),
+            () -> mask.copyFrom(other),
+            () -> mask.and(mask, other),
+            () -> mask.or(other, mask),
+            () -> mask.xor(mask, other),
+            () -> mask.andNot(other, mask),
+            () -> mask.andWith(other),
+            () -> mask.orWith(other),
+            () -> mask.andNotWith(other),
+            () -> mask.removeAll(other),
+            () -> mask.removeAll(CpuMasks.of(otherWidth(nr), 0)));
     for (Runnable op : ops) {
       assertThatThrownBy(op::run)
           .isInstanceOf(IllegalArgumentException.class)
@@ -360,21 +375,21 @@ final class CpuMaskOperationsTest {
     List<Integer> all = java.util.stream.IntStream.range(0, nr).boxed().toList();
 
     boolean nonEmpty = result.and(evens, ends);
-    assertThat(cpus(result)).isEqualTo(all.stream()
-        .filter(cpu -> evens.test(cpu) && ends.test(cpu)).toList());
+    assertThat(cpus(result))
+        .isEqualTo(all.stream().filter(cpu -> evens.test(cpu) && ends.test(cpu)).toList());
     assertThat(nonEmpty).isTrue();
 
     result.or(evens, ends);
-    assertThat(cpus(result)).isEqualTo(all.stream()
-        .filter(cpu -> evens.test(cpu) || ends.test(cpu)).toList());
+    assertThat(cpus(result))
+        .isEqualTo(all.stream().filter(cpu -> evens.test(cpu) || ends.test(cpu)).toList());
 
     result.xor(evens, ends);
-    assertThat(cpus(result)).isEqualTo(all.stream()
-        .filter(cpu -> evens.test(cpu) != ends.test(cpu)).toList());
+    assertThat(cpus(result))
+        .isEqualTo(all.stream().filter(cpu -> evens.test(cpu) != ends.test(cpu)).toList());
 
     boolean remains = result.andNot(evens, ends);
-    List<Integer> expected = all.stream()
-        .filter(cpu -> evens.test(cpu) && !ends.test(cpu)).toList();
+    List<Integer> expected =
+        all.stream().filter(cpu -> evens.test(cpu) && !ends.test(cpu)).toList();
     assertThat(cpus(result)).isEqualTo(expected);
     assertThat(remains).isEqualTo(!expected.isEmpty());
 

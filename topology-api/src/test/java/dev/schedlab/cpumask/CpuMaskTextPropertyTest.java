@@ -15,11 +15,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Both text forms agree with a {@link BitSet}-based transcription of {@code %*pbl} and {@code
- * %*pb} at random widths in {@code [1, 8192]}, parse back to the same mask (also with a sysfs
- * trailing newline and upper-case hex), parse random cpulists of singles, ranges, strides and
- * {@code N} to the union the kernel computes, and reject a CPU beyond the width or hex of another
- * width.
+ * Both text forms agree with a {@link BitSet}-based transcription of {@code %*pbl} and {@code %*pb}
+ * at random widths in {@code [1, 8192]}, parse back to the same mask (also with a sysfs trailing
+ * newline and upper-case hex), parse random cpulists of singles, ranges, strides and {@code N} to
+ * the union the kernel computes, and reject a CPU beyond the width or hex of another width.
  */
 final class CpuMaskTextPropertyTest {
 

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A {@link DistributeCursor} behaves as {@code cpumask_any_distribute()} and {@code
  * cpumask_any_and_distribute()}: the cursor starts at CPU 0, so the first pick skips CPU 0 when
- * another CPU is set, successive picks round-robin through the mask, an empty mask yields
- * {@link CpuMask#NO_CPU} without moving the cursor, and cursors of different CPUs are independent.
+ * another CPU is set, successive picks round-robin through the mask, an empty mask yields {@link
+ * CpuMask#NO_CPU} without moving the cursor, and cursors of different CPUs are independent.
  */
 final class DistributeCursorTest {
 

@@ -34,9 +34,23 @@ final class HexFormatTest {
     assertThat(CpuMasks.full(63).toHex()).isEqualTo("7fffffff,ffffffff");
     assertThat(CpuMasks.of(352, 351, 0).toHex())
         .isEqualTo("80000000," + "00000000,".repeat(9) + "00000001");
-    assertThat(CpuMasks.empty(384).toHex()).isEqualTo(String.join(",",
-        List.of("00000000", "00000000", "00000000", "00000000", "00000000", "00000000",
-            "00000000", "00000000", "00000000", "00000000", "00000000", "00000000")));
+    assertThat(CpuMasks.empty(384).toHex())
+        .isEqualTo(
+            String.join(
+                ",",
+                List.of(
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000",
+                    "00000000")));
   }
 
   @Test
@@ -48,8 +62,15 @@ final class HexFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"f,ffffffff", "0ff,ffffffff", "000000ff,ffffffff", "FF,FFFFFFFF",
-      "ff,ffffffff\n", "  ff,ffffffff \n"})
+  @ValueSource(
+      strings = {
+        "f,ffffffff",
+        "0ff,ffffffff",
+        "000000ff,ffffffff",
+        "FF,FFFFFFFF",
+        "ff,ffffffff\n",
+        "  ff,ffffffff \n"
+      })
   void parseHex_zeroExtendedOrPaddedFirstChunk_isAccepted(String text) {
     CpuMask mask = CpuMasks.parseHex(text, 40);
     assertThat(mask.weight()).isEqualTo(text.trim().startsWith("f,") ? 36 : 40);
@@ -62,8 +83,8 @@ final class HexFormatTest {
     for (int cpu = 0; cpu < nr; cpu += 5) {
       pattern.set(cpu);
     }
-    for (CpuMask mask : List.of(CpuMasks.empty(nr), CpuMasks.full(nr), pattern,
-        CpuMasks.of(nr, nr - 1))) {
+    for (CpuMask mask :
+        List.of(CpuMasks.empty(nr), CpuMasks.full(nr), pattern, CpuMasks.of(nr, nr - 1))) {
       String text = mask.toHex();
       assertThat(text.split(",", -1)).hasSize((nr + 31) / 32);
       assertThat(CpuMasks.parseHex(text, nr)).isEqualTo(mask);
@@ -110,12 +131,14 @@ final class HexFormatTest {
   @Test
   void parseHex_wrongWidth_exactMessageSaysWhatIsAllowed() {
     assertThatThrownBy(() -> CpuMasks.parseHex("ffffffff", 40))
-        .hasMessage("invalid hex cpumask \"ffffffff\" at position 0: found 1 chunk, need 2"
-            + " (expected 2 comma-separated chunks for 40 CPUs: the first of 1-8 hex digits, no CPU"
-            + " above 39, then 8 hex digits each)");
+        .hasMessage(
+            "invalid hex cpumask \"ffffffff\" at position 0: found 1 chunk, need 2"
+                + " (expected 2 comma-separated chunks for 40 CPUs: the first of 1-8 hex digits, no CPU"
+                + " above 39, then 8 hex digits each)");
     assertThatThrownBy(() -> CpuMasks.parseHex("1ff", 8))
-        .hasMessage("invalid hex cpumask \"1ff\" at position 0: bits set at or above CPU 8"
-            + " (expected 1 chunk of 1-8 hex digits for 8 CPUs, no CPU above 7)");
+        .hasMessage(
+            "invalid hex cpumask \"1ff\" at position 0: bits set at or above CPU 8"
+                + " (expected 1 chunk of 1-8 hex digits for 8 CPUs, no CPU above 7)");
   }
 
   @Test

@@ -20,21 +20,34 @@ record MaskSample(int nr, BitSet a, BitSet b, int cursor, long seed, OperandKind
 
   /** How a bit set is filled. */
   enum Shape {
-    EMPTY, FULL, SPARSE, QUARTER, HALF, DENSE, RUNS
+    EMPTY,
+    FULL,
+    SPARSE,
+    QUARTER,
+    HALF,
+    DENSE,
+    RUNS
   }
 
   /** How {@code b} relates to {@code a}. */
   enum Relation {
-    INDEPENDENT, SUPERSET, EQUAL, FEW_FLIPS
+    INDEPENDENT,
+    SUPERSET,
+    EQUAL,
+    FEW_FLIPS
   }
 
   /** Which implementation plays the second operand. */
   enum OperandKind {
-    MUTABLE, IMMUTABLE, VIEW, FOREIGN
+    MUTABLE,
+    IMMUTABLE,
+    VIEW,
+    FOREIGN
   }
 
-  private static final int[] INTERESTING_WIDTHS =
-      {1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 352, 384, 4095, 4096, 8191, 8192};
+  private static final int[] INTERESTING_WIDTHS = {
+    1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 352, 384, 4095, 4096, 8191, 8192
+  };
 
   static Arbitrary<Integer> widths() {
     return Arbitraries.frequencyOf(
@@ -59,29 +72,30 @@ record MaskSample(int nr, BitSet a, BitSet b, int cursor, long seed, OperandKind
       int nr, Shape shapeA, Shape shapeB, Relation relation, OperandKind kind, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     BitSet a = fill(nr, shapeA, random);
-    BitSet b = switch (relation) {
-      case INDEPENDENT -> fill(nr, shapeB, random);
-      case EQUAL -> (BitSet) a.clone();
-      case SUPERSET -> {
-        BitSet superset = fill(nr, shapeB, random);
-        superset.or(a);
-        yield superset;
-      }
-      case FEW_FLIPS -> {
-        BitSet flipped = (BitSet) a.clone();
-        for (int i = 0; i < 3; i++) {
-          flipped.flip(random.nextInt(nr));
-        }
-        yield flipped;
-      }
-    };
+    BitSet b =
+        switch (relation) {
+          case INDEPENDENT -> fill(nr, shapeB, random);
+          case EQUAL -> (BitSet) a.clone();
+          case SUPERSET -> {
+            BitSet superset = fill(nr, shapeB, random);
+            superset.or(a);
+            yield superset;
+          }
+          case FEW_FLIPS -> {
+            BitSet flipped = (BitSet) a.clone();
+            for (int i = 0; i < 3; i++) {
+              flipped.flip(random.nextInt(nr));
+            }
+            yield flipped;
+          }
+        };
     return new MaskSample(nr, a, b, random.nextInt(-1, nr), seed, kind);
   }
 
   static BitSet fill(int nr, Shape shape, SplittableRandom random) {
     BitSet bits = new BitSet(nr);
     switch (shape) {
-      case EMPTY -> { }
+      case EMPTY -> {}
       case FULL -> bits.set(0, nr);
       case SPARSE -> fillRandom(bits, nr, 0.01, random);
       case QUARTER -> fillRandom(bits, nr, 0.25, random);

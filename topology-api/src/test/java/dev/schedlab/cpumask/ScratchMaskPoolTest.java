@@ -52,7 +52,8 @@ final class ScratchMaskPoolTest {
   @Test
   void acquire_sameSlotOfOtherCpu_isIndependent() {
     ScratchMaskPool pool = new ScratchMaskPool(4, MisusePolicy.THROW);
-    try (ScratchMask cpu0 = pool.acquire(0, 0); ScratchMask cpu1 = pool.acquire(1, 0)) {
+    try (ScratchMask cpu0 = pool.acquire(0, 0);
+        ScratchMask cpu1 = pool.acquire(1, 0)) {
       cpu0.fill();
       cpu1.clearAll();
       assertThat(cpu0.isFull()).isTrue();
@@ -131,8 +132,8 @@ final class ScratchMaskPoolTest {
         .hasMessageContaining("CPUs 0-7");
     assertThatThrownBy(() -> pool.acquire(-1, 0)).isInstanceOf(IllegalStateException.class);
     assertThat(pool.misuseCount()).isEqualTo(4);
-    assertThat(pool.firstMisuse()).hasValueSatisfying(
-        message -> assertThat(message).contains("slot 3"));
+    assertThat(pool.firstMisuse())
+        .hasValueSatisfying(message -> assertThat(message).contains("slot 3"));
   }
 
   @Test
@@ -159,8 +160,7 @@ final class ScratchMaskPoolTest {
     assertThat(pool.acquire(9, 0)).isNull();
     assertThat(pool.acquire(-1, 0)).isNull();
     assertThat(pool.misuseCount()).isEqualTo(4);
-    assertThat(pool.firstMisuse())
-        .hasValue("scratch mask slot 1 of CPU 0 released while not held");
+    assertThat(pool.firstMisuse()).hasValue("scratch mask slot 1 of CPU 0 released while not held");
     assertThat(pool.isHeld(0, 1)).isFalse();
   }
 
@@ -174,8 +174,7 @@ final class ScratchMaskPoolTest {
         .hasMessageContaining("1-64");
     assertThatThrownBy(() -> new ScratchMaskPool(8, 65, MisusePolicy.THROW))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new ScratchMaskPool(8, null))
-        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> new ScratchMaskPool(8, null)).isInstanceOf(NullPointerException.class);
   }
 
   @Test

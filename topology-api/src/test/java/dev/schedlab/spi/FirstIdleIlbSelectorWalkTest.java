@@ -11,10 +11,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FirstIdleIlbSelector}, done a word at a time over {@code idleMask()}, against
- * the CPU-by-CPU walk it replaces (ascending over NOHZ ∩ housekeeping, skip the kicker, first
- * {@code idle_cpu()}): the same CPU and the same examined count on 20,000 random states of widths
- * 1-300 (word boundaries included), with the kicker idle or busy, in the candidates or not.
+ * {@link FirstIdleIlbSelector}, done a word at a time over {@code idleMask()}, against the
+ * CPU-by-CPU walk it replaces (ascending over NOHZ ∩ housekeeping, skip the kicker, first {@code
+ * idle_cpu()}): the same CPU and the same examined count on 20,000 random states of widths 1-300
+ * (word boundaries included), with the kicker idle or busy, in the candidates or not.
  */
 final class FirstIdleIlbSelectorWalkTest {
 

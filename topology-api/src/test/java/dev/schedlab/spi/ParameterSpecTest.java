@@ -49,7 +49,8 @@ final class ParameterSpecTest {
     assertThat(d.parse("50us")).isEqualTo(50_000L);
     assertThat(d.parse("2ms")).isEqualTo(2_000_000L);
     assertThat(d.parse("1s")).isEqualTo(1_000_000_000L);
-    assertThatThrownBy(() -> d.parse("7")).hasMessageContaining("spin=7 has no unit")
+    assertThatThrownBy(() -> d.parse("7"))
+        .hasMessageContaining("spin=7 has no unit")
         .hasMessageContaining("ns, us, ms or s");
     assertThat(d.parse("0")).isEqualTo(0L);
     assertThatThrownBy(() -> d.parse("2s")).hasMessageContaining("allowed 0ns..1s");

@@ -35,8 +35,7 @@ final class ParametersTest {
   void resolve_belowMinimum_namesPluginAndRange() {
     assertThatThrownBy(() -> descriptor.resolve(Map.of("threshold", "1")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "ext.wake.burst-threshold: threshold=1 is out of range: allowed 2..1024");
+        .hasMessage("ext.wake.burst-threshold: threshold=1 is out of range: allowed 2..1024");
   }
 
   @Test

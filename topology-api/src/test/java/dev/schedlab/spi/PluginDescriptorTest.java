@@ -14,8 +14,7 @@ final class PluginDescriptorTest {
   void id_familyDotName_accepted() {
     for (String id :
         List.of("fair.ilb.idle-core", "hw.vera", "hw.hygon-7447v", "profile.mainline-7.1")) {
-      assertThat(
-              new PluginDescriptor(id, PluginKind.PROFILE, "d", "", List.of(), Set.of()).id())
+      assertThat(new PluginDescriptor(id, PluginKind.PROFILE, "d", "", List.of(), Set.of()).id())
           .isEqualTo(id);
     }
   }

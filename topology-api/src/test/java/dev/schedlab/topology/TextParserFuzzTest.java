@@ -12,12 +12,11 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Fuzzing the text parsers of topology-api with random text over each grammar's alphabet and
- * with valid inputs mutated (characters inserted, deleted, replaced): cpulists ({@link
+ * Fuzzing the text parsers of topology-api with random text over each grammar's alphabet and with
+ * valid inputs mutated (characters inserted, deleted, replaced): cpulists ({@link
  * CpuMasks#parseCpuList}), shapes ({@link Shape#parse}), durations ({@link ParameterSpec#parse} of
- * a duration) and boot options ({@link Housekeeping#parse}). Whatever the input, the parser
- * returns or throws {@link IllegalArgumentException} with a one-line message; nothing else
- * escapes.
+ * a duration) and boot options ({@link Housekeeping#parse}). Whatever the input, the parser returns
+ * or throws {@link IllegalArgumentException} with a one-line message; nothing else escapes.
  */
 final class TextParserFuzzTest {
 
@@ -28,11 +27,12 @@ final class TextParserFuzzTest {
             Arbitraries.integers().between(0, 200),
             Arbitraries.strings().withChars(alphabet).ofMaxLength(4),
             Arbitraries.integers().between(0, 3))
-        .as((base, at, insert, delete) -> {
-          int p = at % (base.length() + 1);
-          int d = Math.min(delete, base.length() - p);
-          return base.substring(0, p) + insert + base.substring(p + d);
-        });
+        .as(
+            (base, at, insert, delete) -> {
+              int p = at % (base.length() + 1);
+              int d = Math.min(delete, base.length() - p);
+              return base.substring(0, p) + insert + base.substring(p + d);
+            });
   }
 
   /** Random text over {@code alphabet}, mutated valid text, or any characters at all. */
@@ -84,8 +84,12 @@ final class TextParserFuzzTest {
 
   @Provide
   Arbitrary<String> bootArgs() {
-    return inputs("0123456789,-=nohz_fulisocpdmaneg ", "nohz_full=1-3", "isolcpus=domain,2-3",
-        "isolcpus=nohz,managed_irq,1 nohz_full=1", "quiet nohz_full=3");
+    return inputs(
+        "0123456789,-=nohz_fulisocpdmaneg ",
+        "nohz_full=1-3",
+        "isolcpus=domain,2-3",
+        "isolcpus=nohz,managed_irq,1 nohz_full=1",
+        "quiet nohz_full=3");
   }
 
   @Property(tries = 300)

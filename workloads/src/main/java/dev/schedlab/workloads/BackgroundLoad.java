@@ -36,11 +36,16 @@ final class BackgroundLoad {
    * {@code allowed} (null: every CPU).
    */
   void start(
-      WorkloadHost host, String name, SchedPolicy policy, int nice, CpuMask allowed,
+      WorkloadHost host,
+      String name,
+      SchedPolicy policy,
+      int nice,
+      CpuMask allowed,
       int parentCpu) {
     for (int i = 0; i < threads.length; i++) {
       host.spawn(
-          new TaskSpec(name + "/" + i, policy, nice, allowed, WorkClass.COMPUTE), threads[i],
+          new TaskSpec(name + "/" + i, policy, nice, allowed, WorkClass.COMPUTE),
+          threads[i],
           parentCpu);
     }
   }

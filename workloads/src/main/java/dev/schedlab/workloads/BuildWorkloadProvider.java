@@ -22,11 +22,11 @@ import java.util.random.RandomGenerator;
 
 /**
  * {@value #ID}: {@code make -j N}, the kernel build of the SCHED_IDLE thread. A make task forks
- * compile jobs, paying {@code fork_work} per fork, and keeps {@code j} of them in flight; it
- * blocks while {@code j} run and is woken by each job's exit (SIGCHLD). Make and its jobs share
- * {@code policy} and {@code nice}. Optional {@code background_load} SCHED_NORMAL threads, busy
- * {@code background_duty} of every {@code background_period}, compete for the same CPUs, so that
- * a SCHED_IDLE build has something to yield to.
+ * compile jobs, paying {@code fork_work} per fork, and keeps {@code j} of them in flight; it blocks
+ * while {@code j} run and is woken by each job's exit (SIGCHLD). Make and its jobs share {@code
+ * policy} and {@code nice}. Optional {@code background_load} SCHED_NORMAL threads, busy {@code
+ * background_duty} of every {@code background_period}, compete for the same CPUs, so that a
+ * SCHED_IDLE build has something to yield to.
  *
  * <p>With {@code pipeline} (the default) a job is the process tree of one Kbuild compile with
  * {@code gcc -pipe}. That is an assumption about the thread's build: arch/x86/Makefile passed
@@ -49,8 +49,8 @@ import java.util.random.RandomGenerator;
  * pipelines).
  *
  * <p>Simplifications: make is one process (Kbuild's recursive makes and their jobserver pipe are
- * not modelled), the shell and {@code fixdep} are folded into the driver's work, and {@code
- * cc1}'s output is spread evenly over its back end.
+ * not modelled), the shell and {@code fixdep} are folded into the driver's work, and {@code cc1}'s
+ * output is spread evenly over its back end.
  *
  * <p>Metric {@code time} in s (lower is better): from the start until make has reaped the last job.
  * If the run ends first, the metric is {@code throughput} in jobs/s and extra {@code completed} is
@@ -77,67 +77,106 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
                   + " the SCHED_IDLE-wakee thread (seeds-digest §5); pipe wakeups sync as in"
                   + " fs/pipe.c; gcc -pipe (x86 Kbuild dropped it in 437e88ab8f9e), job sizes and"
                   + " shares are assumptions")
-          .parameter(ParameterSpec.ofInt(
-              "j", "jobs in flight (-j); 0 = one per CPU of the affinity list", 0, 0, 1_000_000))
-          .parameter(ParameterSpec.ofInt(
-              "jobs", "compile jobs in the build; 0 = 20 per job slot", 0, 0, 100_000_000))
-          .parameter(ParameterSpec.ofDuration(
-              "job_median",
-              "median work of a job's compiler (cc1; the whole job without pipeline), as time"
-                  + " alone on a full CPU; assumption, scaled down about 50x from ~1 s compiles",
-              "20ms", 1_000, 1_000_000_000_000L))
-          .parameter(ParameterSpec.ofDouble(
-              "job_sigma", "standard deviation of ln(job work); 0 = every job the median", 0.5,
-              0, 3))
-          .parameter(ParameterSpec.ofDuration(
-              "fork_work",
-              "make's CPU work per job forked; 0 = free. Assumption: ~100 µs per fork against"
-                  + " ~1 s compiles, scaled like the jobs, so one make keeps thousands in flight",
-              "10us", 0, 1_000_000_000L))
-          .parameter(ParameterSpec.ofBoolean(
-              "pipeline",
-              "jobs are gcc -pipe process trees (driver, cc1 | as); false = one task per job."
-                  + " Assumption: x86 Kbuild passed -pipe until 437e88ab8f9e (2020)",
-              true))
-          .parameter(ParameterSpec.ofDuration(
-              "driver_work",
-              "CPU work of the recipe's shell and the gcc driver per job before cc1 and as start;"
-                  + " assumption: ~5 ms against ~1 s compiles, scaled like the jobs",
-              "100us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDouble(
-              "as_share",
-              "as's CPU work as a share of cc1's; assumption (about a tenth; `gcc -pipe -time`"
-                  + " prints both per file)",
-              0.1, 0.0001, 10))
-          .parameter(ParameterSpec.ofDouble(
-              "front_share",
-              "share of cc1's work before its first output (parsing and whole-unit passes);"
-                  + " assumption",
-              0.3, 0, 0.99))
-          .parameter(ParameterSpec.ofInt(
-              "asm_writes",
-              "pipe writes of assembly per job; assumption: ~256 KiB of assembly written in 4 KiB"
-                  + " stdio buffers",
-              64, 1, 1_000_000))
-          .parameter(ParameterSpec.ofBoolean(
-              "pipe_sync",
-              "pipe wakeups are WF_SYNC, as pipe_write() and pipe_read() make them; false ="
-                  + " plain wakeups (to isolate the sync mechanism)",
-              true))
-          .parameter(ParameterSpec.ofInt(
-              "pipe_buffers",
-              "writes the pipe holds before a write blocks; default pipe of 16 pages, one 4 KiB"
-                  + " write per page",
-              16, 1, 1_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "j",
+                  "jobs in flight (-j); 0 = one per CPU of the affinity list",
+                  0,
+                  0,
+                  1_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "jobs", "compile jobs in the build; 0 = 20 per job slot", 0, 0, 100_000_000))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "job_median",
+                  "median work of a job's compiler (cc1; the whole job without pipeline), as time"
+                      + " alone on a full CPU; assumption, scaled down about 50x from ~1 s compiles",
+                  "20ms",
+                  1_000,
+                  1_000_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDouble(
+                  "job_sigma",
+                  "standard deviation of ln(job work); 0 = every job the median",
+                  0.5,
+                  0,
+                  3))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "fork_work",
+                  "make's CPU work per job forked; 0 = free. Assumption: ~100 µs per fork against"
+                      + " ~1 s compiles, scaled like the jobs, so one make keeps thousands in flight",
+                  "10us",
+                  0,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  "pipeline",
+                  "jobs are gcc -pipe process trees (driver, cc1 | as); false = one task per job."
+                      + " Assumption: x86 Kbuild passed -pipe until 437e88ab8f9e (2020)",
+                  true))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "driver_work",
+                  "CPU work of the recipe's shell and the gcc driver per job before cc1 and as start;"
+                      + " assumption: ~5 ms against ~1 s compiles, scaled like the jobs",
+                  "100us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDouble(
+                  "as_share",
+                  "as's CPU work as a share of cc1's; assumption (about a tenth; `gcc -pipe -time`"
+                      + " prints both per file)",
+                  0.1,
+                  0.0001,
+                  10))
+          .parameter(
+              ParameterSpec.ofDouble(
+                  "front_share",
+                  "share of cc1's work before its first output (parsing and whole-unit passes);"
+                      + " assumption",
+                  0.3,
+                  0,
+                  0.99))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "asm_writes",
+                  "pipe writes of assembly per job; assumption: ~256 KiB of assembly written in 4 KiB"
+                      + " stdio buffers",
+                  64,
+                  1,
+                  1_000_000))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  "pipe_sync",
+                  "pipe wakeups are WF_SYNC, as pipe_write() and pipe_read() make them; false ="
+                      + " plain wakeups (to isolate the sync mechanism)",
+                  true))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "pipe_buffers",
+                  "writes the pipe holds before a write blocks; default pipe of 16 pages, one 4 KiB"
+                      + " write per page",
+                  16,
+                  1,
+                  1_000_000))
           .parameter(WorkloadCpus.policyParameter("make and its jobs"))
           .parameter(ParameterSpec.ofInt("nice", "nice of make and its jobs", 0, -20, 19))
-          .parameter(ParameterSpec.ofInt(
-              "background_load", "competing SCHED_NORMAL nice-0 threads", 0, 0, 1_000_000))
-          .parameter(ParameterSpec.ofDouble(
-              "background_duty", "busy share of each competing thread's period", 0.5, 0.01, 1))
-          .parameter(ParameterSpec.ofDuration(
-              "background_period", "period of each competing thread: busy, then asleep", "2ms",
-              10_000, 1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "background_load", "competing SCHED_NORMAL nice-0 threads", 0, 0, 1_000_000))
+          .parameter(
+              ParameterSpec.ofDouble(
+                  "background_duty", "busy share of each competing thread's period", 0.5, 0.01, 1))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "background_period",
+                  "period of each competing thread: busy, then asleep",
+                  "2ms",
+                  10_000,
+                  1_000_000_000L))
           .parameter(WorkloadCpus.affinityParameter("make, its jobs and the competing threads"))
           .build();
 
@@ -151,7 +190,11 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
 
   /** The shape of one pipelined job. */
   private record PipelineShape(
-      double driverWork, double asShare, double frontShare, int asmWrites, int pipeBuffers,
+      double driverWork,
+      double asShare,
+      double frontShare,
+      int asmWrites,
+      int pipeBuffers,
       boolean pipeSync) {}
 
   @Override
@@ -163,15 +206,27 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
     double period = p.getLong("background_period");
     double busy = Math.max(1, period * p.getDouble("background_duty"));
     long idle = Math.round(period - busy);
-    PipelineShape shape = p.getBoolean("pipeline")
-        ? new PipelineShape(p.getLong("driver_work"), p.getDouble("as_share"),
-            p.getDouble("front_share"), p.getInt("asm_writes"), p.getInt("pipe_buffers"),
-            p.getBoolean("pipe_sync"))
-        : null;
+    PipelineShape shape =
+        p.getBoolean("pipeline")
+            ? new PipelineShape(
+                p.getLong("driver_work"),
+                p.getDouble("as_share"),
+                p.getDouble("front_share"),
+                p.getInt("asm_writes"),
+                p.getInt("pipe_buffers"),
+                p.getBoolean("pipe_sync"))
+            : null;
     return new Build(
-        affinity, slots, jobs, p.getLong("job_median"), p.getDouble("job_sigma"),
-        p.getLong("fork_work"), shape, WorkloadCpus.policy(p.getString("policy")),
-        p.getInt("nice"), new BackgroundLoad(p.getInt("background_load"), busy, idle),
+        affinity,
+        slots,
+        jobs,
+        p.getLong("job_median"),
+        p.getDouble("job_sigma"),
+        p.getLong("fork_work"),
+        shape,
+        WorkloadCpus.policy(p.getString("policy")),
+        p.getInt("nice"),
+        new BackgroundLoad(p.getInt("background_load"), busy, idle),
         context.random());
   }
 
@@ -211,9 +266,17 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
     private double jobNsSum;
 
     Build(
-        CpuMask affinity, int slots, long jobs, double medianWork, double sigma,
-        double forkWork, PipelineShape shape, SchedPolicy policy, int nice,
-        BackgroundLoad background, RandomGenerator random) {
+        CpuMask affinity,
+        int slots,
+        long jobs,
+        double medianWork,
+        double sigma,
+        double forkWork,
+        PipelineShape shape,
+        SchedPolicy policy,
+        int nice,
+        BackgroundLoad background,
+        RandomGenerator random) {
       this.affinity = affinity;
       this.slots = slots;
       this.jobs = jobs;
@@ -475,7 +538,8 @@ public final class BuildWorkloadProvider implements WorkloadProvider {
       extra.put("max_jobs_in_flight", (double) maxInFlight);
       extra.put("job_ms_mean", completed == 0 ? 0 : jobNsSum / completed / 1e6);
       extra.put("as_sync_wakeups", (double) asSyncWakeups);
-      extra.put("as_wake_to_run_us_mean",
+      extra.put(
+          "as_wake_to_run_us_mean",
           asWakeToRunCount == 0 ? 0 : asWakeToRunNs / 1e3 / asWakeToRunCount);
       extra.put("cc1_full_pipe_blocks", (double) cc1FullPipeBlocks);
       extra.put("background_threads", (double) background.count());

@@ -15,19 +15,19 @@ import java.util.random.RandomGenerator;
 
 /**
  * The housekeeping noise of a real machine beside a benchmark: {@code noise_tasks} ordinary
- * (SCHED_NORMAL, nice 0) tasks that each sleep for an exponentially distributed time of mean
- * {@code noise_period}, run {@code noise_work}, and sleep again, forever. They stand for what a
- * machine runs besides the benchmark — daemons, unbound kworkers, timer callbacks deferred to
- * task context, the benchmark's own helper threads — and they are placed by the scheduler like
- * any task: a noise task that wakes on a CPU whose cluster is busy lands on a benchmark thread's
- * CPU and displaces it for {@code noise_work}. The rate ({@code noise_tasks / noise_period}
- * wakeups per second) and the burst length are assumptions, not measurements; the default is no
- * noise, so a workload without these parameters behaves as before.
+ * (SCHED_NORMAL, nice 0) tasks that each sleep for an exponentially distributed time of mean {@code
+ * noise_period}, run {@code noise_work}, and sleep again, forever. They stand for what a machine
+ * runs besides the benchmark — daemons, unbound kworkers, timer callbacks deferred to task context,
+ * the benchmark's own helper threads — and they are placed by the scheduler like any task: a noise
+ * task that wakes on a CPU whose cluster is busy lands on a benchmark thread's CPU and displaces it
+ * for {@code noise_work}. The rate ({@code noise_tasks / noise_period} wakeups per second) and the
+ * burst length are assumptions, not measurements; the default is no noise, so a workload without
+ * these parameters behaves as before.
  *
  * <p>Per-CPU kthreads (pinned) are not modelled separately. An unbound noise task placed on a busy
- * CPU has the same first effect (the displaced thread waits behind it), but balancing may move
- * the noise task itself, which it cannot do with a pinned kthread. The exponential sleeps draw
- * from the workload's random stream, so runs are deterministic per seed.
+ * CPU has the same first effect (the displaced thread waits behind it), but balancing may move the
+ * noise task itself, which it cannot do with a pinned kthread. The exponential sleeps draw from the
+ * workload's random stream, so runs are deterministic per seed.
  */
 final class Disturbance {
 
@@ -41,8 +41,8 @@ final class Disturbance {
   private final Noise[] tasks;
   private final CpuMask allowed;
 
-  private Disturbance(int count, long periodNs, double work, CpuMask allowed,
-      RandomGenerator random) {
+  private Disturbance(
+      int count, long periodNs, double work, CpuMask allowed, RandomGenerator random) {
     this.tasks = new Noise[count];
     this.allowed = allowed;
     for (int i = 0; i < count; i++) {
@@ -61,14 +61,24 @@ final class Disturbance {
   private static ParameterSpec[] parameters() {
     return new ParameterSpec[] {
       ParameterSpec.ofInt(
-          TASKS, "housekeeping noise: unbound SCHED_NORMAL tasks that wake at random and run"
-              + " briefly (0 = none)", 0, 0, 100_000),
+          TASKS,
+          "housekeeping noise: unbound SCHED_NORMAL tasks that wake at random and run"
+              + " briefly (0 = none)",
+          0,
+          0,
+          100_000),
       ParameterSpec.ofDuration(
-          PERIOD, "mean sleep of a noise task between bursts (exponential); assumption", "10ms",
-          1_000, 100_000_000_000L),
+          PERIOD,
+          "mean sleep of a noise task between bursts (exponential); assumption",
+          "10ms",
+          1_000,
+          100_000_000_000L),
       ParameterSpec.ofDuration(
-          WORK, "CPU work of one noise burst, as time alone on a full CPU; assumption", "50us",
-          1, 1_000_000_000L),
+          WORK,
+          "CPU work of one noise burst, as time alone on a full CPU; assumption",
+          "50us",
+          1,
+          1_000_000_000L),
       ParameterSpec.ofCpuList(
           AFFINITY, "CPU list the noise tasks may run on (empty = every online CPU)", ""),
     };
@@ -77,10 +87,10 @@ final class Disturbance {
   /** The noise a workload's resolved parameters ask for, drawing from {@code random}. */
   static Disturbance from(
       String workloadId, Parameters p, Topology topology, RandomGenerator random) {
-    CpuMask allowed = WorkloadCpus.affinity(
-        workloadId, AFFINITY, p.getString(AFFINITY), topology, topology.onlineMask());
-    return new Disturbance(
-        p.getInt(TASKS), p.getLong(PERIOD), p.getLong(WORK), allowed, random);
+    CpuMask allowed =
+        WorkloadCpus.affinity(
+            workloadId, AFFINITY, p.getString(AFFINITY), topology, topology.onlineMask());
+    return new Disturbance(p.getInt(TASKS), p.getLong(PERIOD), p.getLong(WORK), allowed, random);
   }
 
   /** Forks the noise tasks from {@code parentCpu}, named {@code noise/i}. */
@@ -88,7 +98,8 @@ final class Disturbance {
     for (int i = 0; i < tasks.length; i++) {
       host.spawn(
           new TaskSpec("noise/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.COMPUTE),
-          tasks[i], parentCpu);
+          tasks[i],
+          parentCpu);
     }
   }
 

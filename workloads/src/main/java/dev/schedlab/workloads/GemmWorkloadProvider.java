@@ -55,48 +55,70 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
                   + " flags), driver/others/blas_server.c (exec_blas, thread server),"
                   + " common_arm64.h (YIELDING: NOPs); wait=barrier: libgomp's"
                   + " gomp_barrier_wait")
-          .parameter(ParameterSpec.ofInt(
-              "threads", "number of threads; 0 = one per SMT core of the affinity list", 0, 0,
-              1_000_000))
-          .parameter(ParameterSpec.ofCpuList(
-              WorkloadCpus.AFFINITY,
-              "CPUs the threads may use; empty = every CPU of the lowest NUMA node"
-                  + " (0-87,176-263 on hw.vera)",
-              ""))
-          .parameter(ParameterSpec.ofChoice(
-              "placement",
-              "pinned: thread i bound to one CPU, cores first (OMP_PROC_BIND=spread);"
-                  + " confined: every thread allowed on the whole affinity list, all forked from"
-                  + " its first CPU (as an OpenMP master forks its team) and placed by fork"
-                  + " balancing",
-              "confined", "pinned", "confined"))
-          .parameter(ParameterSpec.ofChoice(
-              "wait",
-              "spin: OpenBLAS pthreads build on arm64, every wait a spin (YIELDING is NOPs, no"
-                  + " system call); openmp: OpenMP build, k-step waits spin, the call end spins"
-                  + " gomp_spin then sleeps on a futex (libgomp); barrier: the earlier model,"
-                  + " equal chunks between spin-then-sleep barriers (chunk, spin, wake_fanout)",
-              "spin", "spin", "openmp", "barrier"))
-          .parameter(ParameterSpec.ofLong(
-              "m", "OPENBLAS_PARAM_M: rows of C", 16384, 1, 1L << 30))
-          .parameter(ParameterSpec.ofLong(
-              "n", "OPENBLAS_PARAM_N: columns of C", 16384, 1, 1L << 30))
-          .parameter(ParameterSpec.ofLong(
-              "k", "OPENBLAS_PARAM_K: the inner dimension", 16384, 1, 1L << 30))
-          .parameter(ParameterSpec.ofLong(
-              "gemm_q",
-              "GEMM_Q, the K blocking: K per k-step, each ending in a panel sync. Assumption:"
-                  + " 512, giving 32 k-steps for K=16384 (the thread's analysis: 26-47)",
-              512, 1, 1L << 30))
-          .parameter(ParameterSpec.ofDuration(
-              "gomp_spin",
-              "wait=openmp: libgomp's spin before the futex sleep at the call end. Assumption:"
-                  + " 200us (GOMP_SPINCOUNT 300000 iterations, roughly 0.1-0.3 ms on aarch64)",
-              "200us", 0, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "chunk", "wait=barrier: work per thread between barriers, as time alone on a full"
-                  + " CPU", "2ms",
-              1_000, 10_000_000_000L))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "threads",
+                  "number of threads; 0 = one per SMT core of the affinity list",
+                  0,
+                  0,
+                  1_000_000))
+          .parameter(
+              ParameterSpec.ofCpuList(
+                  WorkloadCpus.AFFINITY,
+                  "CPUs the threads may use; empty = every CPU of the lowest NUMA node"
+                      + " (0-87,176-263 on hw.vera)",
+                  ""))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "placement",
+                  "pinned: thread i bound to one CPU, cores first (OMP_PROC_BIND=spread);"
+                      + " confined: every thread allowed on the whole affinity list, all forked from"
+                      + " its first CPU (as an OpenMP master forks its team) and placed by fork"
+                      + " balancing",
+                  "confined",
+                  "pinned",
+                  "confined"))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "wait",
+                  "spin: OpenBLAS pthreads build on arm64, every wait a spin (YIELDING is NOPs, no"
+                      + " system call); openmp: OpenMP build, k-step waits spin, the call end spins"
+                      + " gomp_spin then sleeps on a futex (libgomp); barrier: the earlier model,"
+                      + " equal chunks between spin-then-sleep barriers (chunk, spin, wake_fanout)",
+                  "spin",
+                  "spin",
+                  "openmp",
+                  "barrier"))
+          .parameter(ParameterSpec.ofLong("m", "OPENBLAS_PARAM_M: rows of C", 16384, 1, 1L << 30))
+          .parameter(
+              ParameterSpec.ofLong("n", "OPENBLAS_PARAM_N: columns of C", 16384, 1, 1L << 30))
+          .parameter(
+              ParameterSpec.ofLong(
+                  "k", "OPENBLAS_PARAM_K: the inner dimension", 16384, 1, 1L << 30))
+          .parameter(
+              ParameterSpec.ofLong(
+                  "gemm_q",
+                  "GEMM_Q, the K blocking: K per k-step, each ending in a panel sync. Assumption:"
+                      + " 512, giving 32 k-steps for K=16384 (the thread's analysis: 26-47)",
+                  512,
+                  1,
+                  1L << 30))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "gomp_spin",
+                  "wait=openmp: libgomp's spin before the futex sleep at the call end. Assumption:"
+                      + " 200us (GOMP_SPINCOUNT 300000 iterations, roughly 0.1-0.3 ms on aarch64)",
+                  "200us",
+                  0,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "chunk",
+                  "wait=barrier: work per thread between barriers, as time alone on a full"
+                      + " CPU",
+                  "2ms",
+                  1_000,
+                  10_000_000_000L))
           .parameter(SpinThenBlockBarrier.spinParameter())
           .parameter(SpinThenBlockBarrier.wakeFanoutParameter())
           .build();
@@ -113,24 +135,40 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
     Topology topology = context.topology();
-    CpuMask affinity = WorkloadCpus.affinity(
-        ID, WorkloadCpus.AFFINITY, p.getString(WorkloadCpus.AFFINITY), topology,
-        WorkloadCpus.firstNode(topology));
+    CpuMask affinity =
+        WorkloadCpus.affinity(
+            ID,
+            WorkloadCpus.AFFINITY,
+            p.getString(WorkloadCpus.AFFINITY),
+            topology,
+            WorkloadCpus.firstNode(topology));
     int threads =
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
     boolean pinned = p.getString("placement").equals("pinned");
     String wait = p.getString("wait");
     if (wait.equals("barrier")) {
       return new Gemm(
-          topology, context.machine(), affinity, threads, pinned, p.getLong("chunk"),
-          p.getLong("spin"), p.getInt("wake_fanout"));
+          topology,
+          context.machine(),
+          affinity,
+          threads,
+          pinned,
+          p.getLong("chunk"),
+          p.getLong("spin"),
+          p.getInt("wake_fanout"));
     }
     MachineFacts facts = context.machine();
     double flopPerWorkUnit = facts.clockHz() / 1e9 * facts.flopPerCycle();
-    OpenBlasGemm gemm = new OpenBlasGemm(
-        threads, p.getLong("m"), p.getLong("n"), p.getLong("k"), p.getLong("gemm_q"),
-        flopPerWorkUnit, wait.equals("openmp") ? OpenBlasGemm.Wait.OPENMP
-            : OpenBlasGemm.Wait.SPIN, p.getLong("gomp_spin"));
+    OpenBlasGemm gemm =
+        new OpenBlasGemm(
+            threads,
+            p.getLong("m"),
+            p.getLong("n"),
+            p.getLong("k"),
+            p.getLong("gemm_q"),
+            flopPerWorkUnit,
+            wait.equals("openmp") ? OpenBlasGemm.Wait.OPENMP : OpenBlasGemm.Wait.SPIN,
+            p.getLong("gomp_spin"));
     return new Team(topology, affinity, threads, pinned, gemm);
   }
 
@@ -167,7 +205,11 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
   }
 
   private static void spawnTeam(
-      WorkloadHost host, Topology topology, CpuMask affinity, int threads, boolean pinned,
+      WorkloadHost host,
+      Topology topology,
+      CpuMask affinity,
+      int threads,
+      boolean pinned,
       IntFunction<TaskProgram> program) {
     int[] order = WorkloadCpus.spreadOrder(topology, affinity);
     for (int i = 0; i < threads; i++) {
@@ -175,7 +217,8 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
       CpuMask allowed = pinned ? WorkloadCpus.only(topology, cpu) : affinity;
       host.spawn(
           new TaskSpec("gemm/" + i, SchedPolicy.NORMAL, 0, allowed, WorkClass.COMPUTE),
-          program.apply(i), pinned ? cpu : order[0]);
+          program.apply(i),
+          pinned ? cpu : order[0]);
     }
   }
 
@@ -190,8 +233,14 @@ public final class GemmWorkloadProvider implements WorkloadProvider {
     private long chunks;
 
     Gemm(
-        Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
-        long chunkNs, long spinNs, int wakeFanout) {
+        Topology topology,
+        MachineFacts facts,
+        CpuMask affinity,
+        int threads,
+        boolean pinned,
+        long chunkNs,
+        long spinNs,
+        int wakeFanout) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;

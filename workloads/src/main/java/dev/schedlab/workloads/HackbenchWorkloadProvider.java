@@ -31,28 +31,28 @@ import java.util.Map;
  *
  * <p>Both wakeups are synchronous ({@code WF_SYNC}), as in the kernel: a write wakes the reader
  * with {@code wake_up_interruptible_sync_poll()} from {@code sock_def_readable()} (sockets) or
- * {@code pipe_write()} (pipes), and a read that makes room wakes a writer the same way from
- * {@code unix_write_space()} or {@code pipe_read()}.
+ * {@code pipe_write()} (pipes), and a read that makes room wakes a writer the same way from {@code
+ * unix_write_space()} or {@code pipe_read()}.
  *
  * <p>Buffer capacity in messages, an assumption: a pipe holds 16 pages of 4 KiB, small writes
  * merged, so {@code 16 × floor(4096 / datasize)}; a socket (hackbench's default) holds the default
  * send buffer of 212992 bytes charged {@code datasize + 640} bytes per message (skb overhead).
  *
  * <p>{@code start_pipe} (default true, as hackbench and {@code perf bench sched messaging} run)
- * models hackbench's start protocol: a parent task forks
- * every receiver and sender (from the CPU it runs on), each child writes one byte to the parent's
- * ready pipe ({@code ready()}, waking the parent if it sleeps on it) and blocks in {@code poll()}
- * on the start pipe; when all are ready the parent takes the start time and writes the start
- * byte, which wakes every child, each as a sync wakeup ({@code pipe_write()} wakes the pollers
- * with {@code wake_up_interruptible_sync_poll()}, {@code pollwake()} passes the sync hint on),
- * then the parent leaves the run (it only waits for its children). With {@code start_pipe=false}
- * (the model before 2026-11-30), each child starts writing or reading as soon as it is forked and
- * the clock starts with the workload. The
- * parent's reads and its one write cost no modelled CPU time.
+ * models hackbench's start protocol: a parent task forks every receiver and sender (from the CPU it
+ * runs on), each child writes one byte to the parent's ready pipe ({@code ready()}, waking the
+ * parent if it sleeps on it) and blocks in {@code poll()} on the start pipe; when all are ready the
+ * parent takes the start time and writes the start byte, which wakes every child, each as a sync
+ * wakeup ({@code pipe_write()} wakes the pollers with {@code wake_up_interruptible_sync_poll()},
+ * {@code pollwake()} passes the sync hint on), then the parent leaves the run (it only waits for
+ * its children). With {@code start_pipe=false} (the model before 2026-11-30), each child starts
+ * writing or reading as soon as it is forked and the clock starts with the workload. The parent's
+ * reads and its one write cost no modelled CPU time.
  *
  * <p>Metric {@code time} in s (lower is better): from the start (the start byte with {@code
- * start_pipe}) until the last receiver has read its last message, as hackbench reports. If the run ends first, the metric is {@code throughput}
- * in messages/s instead and extra {@code completed} is 0.
+ * start_pipe}) until the last receiver has read its last message, as hackbench reports. If the run
+ * ends first, the metric is {@code throughput} in messages/s instead and extra {@code completed} is
+ * 0.
  */
 @AutoService(WorkloadProvider.class)
 public final class HackbenchWorkloadProvider implements WorkloadProvider {
@@ -75,28 +75,46 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
                   + " Altra in the SMT_BUDDY_ASSIST and NOHZ threads (seeds-digest §3, §4);"
                   + " per-message work is an assumption")
           .parameter(ParameterSpec.ofInt("groups", "groups (-g)", 10, 1, 100_000))
-          .parameter(ParameterSpec.ofInt(
-              "fds", "senders and receivers per group (-f)", 20, 1, 10_000))
-          .parameter(ParameterSpec.ofInt(
-              "loops", "messages each sender writes to each receiver (-l)", 100, 1,
-              1_000_000_000))
-          .parameter(ParameterSpec.ofBoolean(
-              "pipe", "pipes instead of UNIX sockets (-p): a different buffer capacity", false))
-          .parameter(ParameterSpec.ofInt(
-              "datasize", "bytes per message (-s); sets the buffer capacity in messages", 100, 1,
-              65_536))
-          .parameter(ParameterSpec.ofDuration(
-              "send_work", "CPU work of one write, as time alone on a full CPU; assumption",
-              "3us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "receive_work", "CPU work of one read, as time alone on a full CPU; assumption",
-              "3us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofBoolean(
-              "start_pipe",
-              "hackbench's start protocol: a parent forks all tasks, waits until each is ready,"
-                  + " then wakes them together (sync) and starts the clock; false: every task"
-                  + " starts when forked",
-              true))
+          .parameter(
+              ParameterSpec.ofInt("fds", "senders and receivers per group (-f)", 20, 1, 10_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "loops",
+                  "messages each sender writes to each receiver (-l)",
+                  100,
+                  1,
+                  1_000_000_000))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  "pipe", "pipes instead of UNIX sockets (-p): a different buffer capacity", false))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "datasize",
+                  "bytes per message (-s); sets the buffer capacity in messages",
+                  100,
+                  1,
+                  65_536))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "send_work",
+                  "CPU work of one write, as time alone on a full CPU; assumption",
+                  "3us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "receive_work",
+                  "CPU work of one read, as time alone on a full CPU; assumption",
+                  "3us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  "start_pipe",
+                  "hackbench's start protocol: a parent forks all tasks, waits until each is ready,"
+                      + " then wakes them together (sync) and starts the clock; false: every task"
+                      + " starts when forked",
+                  true))
           .parameter(WorkloadCpus.affinityParameter("senders and receivers"))
           .build();
 
@@ -119,9 +137,14 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
           ID + ": groups × fds × 2 = " + groups * fds * 2 + " tasks; allowed at most 10000000");
     }
     return new Hackbench(
-        affinity, (int) groups, (int) fds, p.getInt("loops"),
+        affinity,
+        (int) groups,
+        (int) fds,
+        p.getInt("loops"),
         capacity(p.getBoolean("pipe"), p.getInt("datasize")),
-        p.getLong("send_work"), p.getLong("receive_work"), p.getBoolean("start_pipe"));
+        p.getLong("send_work"),
+        p.getLong("receive_work"),
+        p.getBoolean("start_pipe"));
   }
 
   /** Buffer capacity in messages for the given mode and message size (for tests). */
@@ -167,8 +190,14 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     private long readerSleeps;
 
     Hackbench(
-        CpuMask affinity, int groups, int fds, int loops, int capacity, double sendWork,
-        double receiveWork, boolean startPipe) {
+        CpuMask affinity,
+        int groups,
+        int fds,
+        int loops,
+        int capacity,
+        double sendWork,
+        double receiveWork,
+        boolean startPipe) {
       this.affinity = affinity;
       this.groups = groups;
       this.fds = fds;
@@ -196,7 +225,8 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
       if (startPipe) {
         host.spawn(
             new TaskSpec("hackbench/parent", SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
-            new Parent(), parentCpu);
+            new Parent(),
+            parentCpu);
         return;
       }
       for (int g = 0; g < groups; g++) {
@@ -208,17 +238,19 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     private void forkGroup(int g, Forker forker) {
       for (int i = 0; i < fds; i++) {
         int r = g * fds + i;
-        receiverTask[r] = forker.fork(
-            new TaskSpec("hackbench/recv/" + r, SchedPolicy.NORMAL, 0, affinity,
-                WorkClass.COMPUTE),
-            new Receiver(r));
+        receiverTask[r] =
+            forker.fork(
+                new TaskSpec(
+                    "hackbench/recv/" + r, SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+                new Receiver(r));
       }
       for (int i = 0; i < fds; i++) {
         int s = g * fds + i;
-        senderTask[s] = forker.fork(
-            new TaskSpec("hackbench/send/" + s, SchedPolicy.NORMAL, 0, affinity,
-                WorkClass.COMPUTE),
-            new Sender(s, g));
+        senderTask[s] =
+            forker.fork(
+                new TaskSpec(
+                    "hackbench/send/" + s, SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+                new Sender(s, g));
       }
     }
 
@@ -228,8 +260,8 @@ public final class HackbenchWorkloadProvider implements WorkloadProvider {
     }
 
     /**
-     * A child's {@code ready()}: one byte to the ready pipe (waking the parent if it sleeps on
-     * it), then {@code poll()} on the start pipe until the parent writes.
+     * A child's {@code ready()}: one byte to the ready pipe (waking the parent if it sleeps on it),
+     * then {@code poll()} on the start pipe until the parent writes.
      */
     private void ready(TaskControl control) {
       pollers[ready++] = control.taskId();

@@ -27,12 +27,12 @@ import java.util.Map;
  *
  * <p>The default barrier (spin 50 µs, then sleep) is libgomp's, as an OpenMP build of llama.cpp
  * uses. ggml's own threadpool is different: between the ops of a graph its threads meet at {@code
- * ggml_barrier()}, a pure spin on an atomic counter, and between graphs they poll {@code 1024 ×
- * 128 × poll} rounds ({@code poll} = 50 by default) before waiting on a condition variable, so in a
+ * ggml_barrier()}, a pure spin on an atomic counter, and between graphs they poll {@code 1024 × 128
+ * × poll} rounds ({@code poll} = 50 by default) before waiting on a condition variable, so in a
  * steady decode no thread sleeps; {@code spin=1s} with a {@code step_work} of one op (for example
  * {@code 4ms}) models that (each "step" is then one op, so the metric counts ops × {@code
- * sequences}: compare such runs only with each other). Optional housekeeping noise ({@code noise_*}, see {@link Disturbance})
- * displaces threads; none by default.
+ * sequences}: compare such runs only with each other). Optional housekeeping noise ({@code
+ * noise_*}, see {@link Disturbance}) displaces threads; none by default.
  *
  * <p>With {@code create_cost} &gt; 0 the pool starts as {@code ggml_threadpool_new()} starts it
  * (see {@link TeamStart}): thread 0 creates the others one after another, each placed by the fork
@@ -51,38 +51,64 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
   private static final double BACKGROUND_CHUNK = 1_000_000;
 
   private static final PluginDescriptor DESCRIPTOR =
-      Disturbance.addParameters(PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
-          .description(
-              "llama-batched-bench-like decode: threads split each token step's work equally"
-                  + " and meet at a barrier, optional SCHED_IDLE background; tokens/s")
-          .source(
-              "llama-batched-bench runs on Ampere Altra in the NOHZ and SCHED_IDLE threads"
-                  + " (seeds-digest §4, §5); step work is an assumption")
-          .parameter(ParameterSpec.ofInt(
-              "threads", "number of threads (-t); 0 = one per SMT core of the affinity list", 0,
-              0, 1_000_000))
-          .parameter(WorkloadCpus.affinityParameter("the threads"))
-          .parameter(ParameterSpec.ofDuration(
-              "step_work",
-              "work of one decode step summed over threads, as time alone on a full CPU;"
-                  + " assumption", "40ms", 1_000, 100_000_000_000L))
-          .parameter(ParameterSpec.ofInt(
-              "sequences", "parallel sequences (-npl): tokens produced per step", 8, 1, 65_536))
-          .parameter(SpinThenBlockBarrier.spinParameter())
-          .parameter(WorkloadCpus.policyParameter("the inference threads"))
-          .parameter(ParameterSpec.ofChoice(
-              "work_class", "what limits the threads: compute, or memory bandwidth (decode of a"
-                  + " large model)", "compute", "compute", "memory"))
-          .parameter(ParameterSpec.ofInt(
-              "background", "SCHED_IDLE threads that never sleep, allowed on every CPU", 0, 0,
-              1_000_000))
-          .parameter(ParameterSpec.ofDuration(
-              "create_cost",
-              "thread 0's CPU time per pthread_create() when it starts the pool one thread after"
-                  + " another; 0 = all threads forked at the first instant. Assumption when set:"
-                  + " 200us is a thread's create-run-join cost measured on an Ampere server"
-                  + " (Lemire 2020, 'Cost of a thread in C++ under Linux')",
-              "0", 0, 1_000_000_000L)))
+      Disturbance.addParameters(
+              PluginDescriptor.builder(ID, PluginKind.WORKLOAD)
+                  .description(
+                      "llama-batched-bench-like decode: threads split each token step's work equally"
+                          + " and meet at a barrier, optional SCHED_IDLE background; tokens/s")
+                  .source(
+                      "llama-batched-bench runs on Ampere Altra in the NOHZ and SCHED_IDLE threads"
+                          + " (seeds-digest §4, §5); step work is an assumption")
+                  .parameter(
+                      ParameterSpec.ofInt(
+                          "threads",
+                          "number of threads (-t); 0 = one per SMT core of the affinity list",
+                          0,
+                          0,
+                          1_000_000))
+                  .parameter(WorkloadCpus.affinityParameter("the threads"))
+                  .parameter(
+                      ParameterSpec.ofDuration(
+                          "step_work",
+                          "work of one decode step summed over threads, as time alone on a full CPU;"
+                              + " assumption",
+                          "40ms",
+                          1_000,
+                          100_000_000_000L))
+                  .parameter(
+                      ParameterSpec.ofInt(
+                          "sequences",
+                          "parallel sequences (-npl): tokens produced per step",
+                          8,
+                          1,
+                          65_536))
+                  .parameter(SpinThenBlockBarrier.spinParameter())
+                  .parameter(WorkloadCpus.policyParameter("the inference threads"))
+                  .parameter(
+                      ParameterSpec.ofChoice(
+                          "work_class",
+                          "what limits the threads: compute, or memory bandwidth (decode of a"
+                              + " large model)",
+                          "compute",
+                          "compute",
+                          "memory"))
+                  .parameter(
+                      ParameterSpec.ofInt(
+                          "background",
+                          "SCHED_IDLE threads that never sleep, allowed on every CPU",
+                          0,
+                          0,
+                          1_000_000))
+                  .parameter(
+                      ParameterSpec.ofDuration(
+                          "create_cost",
+                          "thread 0's CPU time per pthread_create() when it starts the pool one thread after"
+                              + " another; 0 = all threads forked at the first instant. Assumption when set:"
+                              + " 200us is a thread's create-run-join cost measured on an Ampere server"
+                              + " (Lemire 2020, 'Cost of a thread in C++ under Linux')",
+                          "0",
+                          0,
+                          1_000_000_000L)))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -101,11 +127,17 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
     int threads =
         p.getInt("threads") == 0 ? WorkloadCpus.coreCount(topology, affinity) : p.getInt("threads");
     return new Inference(
-        topology, affinity, threads, p.getLong("step_work") / (double) threads,
-        p.getInt("sequences"), p.getLong("spin"), WorkloadCpus.policy(p.getString("policy")),
+        topology,
+        affinity,
+        threads,
+        p.getLong("step_work") / (double) threads,
+        p.getInt("sequences"),
+        p.getLong("spin"),
+        WorkloadCpus.policy(p.getString("policy")),
         p.getString("work_class").equals("memory") ? WorkClass.MEMORY : WorkClass.COMPUTE,
         new BackgroundLoad(p.getInt("background"), BACKGROUND_CHUNK, 0),
-        Disturbance.from(ID, p, topology, context.random()), p.getLong("create_cost"));
+        Disturbance.from(ID, p, topology, context.random()),
+        p.getLong("create_cost"));
   }
 
   private static final class Inference implements Workload, SpinThenBlockBarrier.Phases {
@@ -120,13 +152,22 @@ public final class InferenceWorkloadProvider implements WorkloadProvider {
     private final Disturbance noise;
     private final SpinThenBlockBarrier barrier;
     private final double createWork;
+
     /** Generations before the first step: 1 (the pool start) with a team start, else 0. */
     private final int prelude;
 
     Inference(
-        Topology topology, CpuMask affinity, int threads, double workPerThread, int sequences,
-        long spinNs, SchedPolicy policy, WorkClass workClass, BackgroundLoad background,
-        Disturbance noise, long createCostNs) {
+        Topology topology,
+        CpuMask affinity,
+        int threads,
+        double workPerThread,
+        int sequences,
+        long spinNs,
+        SchedPolicy policy,
+        WorkClass workClass,
+        BackgroundLoad background,
+        Disturbance noise,
+        long createCostNs) {
       this.topology = topology;
       this.affinity = affinity;
       this.threads = threads;

@@ -21,27 +21,29 @@ import java.util.regex.Pattern;
  * Reads rt-app files through Jackson's streaming parser into plain values: objects become {@link
  * LinkedHashMap}s that keep the file's key order (rt-app runs a task's events in that order),
  * arrays {@link List}s, integers {@link Long}, other numbers {@link Double}, {@code null} {@link
- * #NULL}. Comments ({@code //} and {@code /* *}{@code /}) are allowed, as json-c, the parser
- * rt-app uses, allows them. A key repeated in one object is rejected: rt-app users tell events
- * apart with suffixes ({@code run0}, {@code run1}), and json-c would keep only the last. Nesting
- * is bounded at {@value #MAX_DEPTH} levels. Every error is one line naming the line and column.
+ * #NULL}. Comments ({@code //} and {@code /* *}{@code /}) are allowed, as json-c, the parser rt-app
+ * uses, allows them. A key repeated in one object is rejected: rt-app users tell events apart with
+ * suffixes ({@code run0}, {@code run1}), and json-c would keep only the last. Nesting is bounded at
+ * {@value #MAX_DEPTH} levels. Every error is one line naming the line and column.
  */
 final class JsonReader {
 
   /** The JSON {@code null}. */
-  static final Object NULL = new Object() {
-    @Override
-    public String toString() {
-      return "null";
-    }
-  };
+  static final Object NULL =
+      new Object() {
+        @Override
+        public String toString() {
+          return "null";
+        }
+      };
 
   static final int MAX_DEPTH = 256;
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
-      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-      .build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+          .build();
 
   /** Jackson names a position as {@code [Source: ...; line: 3, column: 7]}. */
   private static final Pattern SOURCE_POSITION =
@@ -78,7 +80,8 @@ final class JsonReader {
       } catch (StreamConstraintsException e) {
         throw error(parser.currentLocation(), "nesting deeper than " + MAX_DEPTH + " levels");
       } catch (JsonProcessingException e) {
-        throw error(e.getLocation() == null ? parser.currentLocation() : e.getLocation(),
+        throw error(
+            e.getLocation() == null ? parser.currentLocation() : e.getLocation(),
             plainWords(e.getOriginalMessage()));
       }
     } catch (IOException e) {
@@ -106,8 +109,9 @@ final class JsonReader {
     for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
       String key = parser.currentName();
       if (members.containsKey(key)) {
-        throw error(parser.currentTokenLocation(), "key \"" + key
-            + "\" appears twice in one object (add a suffix: \"" + key + "1\")");
+        throw error(
+            parser.currentTokenLocation(),
+            "key \"" + key + "\" appears twice in one object (add a suffix: \"" + key + "1\")");
       }
       members.put(key, value(parser, parser.nextToken()));
     }
@@ -127,8 +131,11 @@ final class JsonReader {
     if (type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG) {
       return parser.getLongValue();
     }
-    throw error(parser.currentTokenLocation(), "integer " + parser.getText()
-        + " is out of range (-9223372036854775808..9223372036854775807)");
+    throw error(
+        parser.currentTokenLocation(),
+        "integer "
+            + parser.getText()
+            + " is out of range (-9223372036854775808..9223372036854775807)");
   }
 
   /** Jackson's message without its source excerpt and character codes, lower case first. */
@@ -144,7 +151,7 @@ final class JsonReader {
   }
 
   private static IllegalArgumentException error(JsonLocation at, String message) {
-    return new IllegalArgumentException("invalid JSON at line " + at.getLineNr() + ", column "
-        + at.getColumnNr() + ": " + message);
+    return new IllegalArgumentException(
+        "invalid JSON at line " + at.getLineNr() + ", column " + at.getColumnNr() + ": " + message);
   }
 }

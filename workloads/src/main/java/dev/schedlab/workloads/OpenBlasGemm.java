@@ -12,10 +12,9 @@ import java.util.Map;
  * #split}, as {@code gemm_driver()} in {@code driver/level3/level3_thread.c} divides the thread
  * count), each thread computes its block over the whole K in {@code ceil(K / GEMM_Q)} k-steps, and
  * at every k-step waits for the other threads of its N panel ({@code inner_thread()}'s spin-waited
- * {@code job[].working} flags). A call ends when the slowest thread finishes ({@code
- * exec_blas()} in {@code driver/others/blas_server.c} waits for every queued job), and the next
- * call starts at once ({@code benchmark/gemm.c} times its {@code OPENBLAS_LOOPS} calls back to
- * back).
+ * {@code job[].working} flags). A call ends when the slowest thread finishes ({@code exec_blas()}
+ * in {@code driver/others/blas_server.c} waits for every queued job), and the next call starts at
+ * once ({@code benchmark/gemm.c} times its {@code OPENBLAS_LOOPS} calls back to back).
  *
  * <p>Waiting, by {@link Wait}: {@code SPIN} is the pthreads build on arm64, whose wait primitive
  * ({@code YIELDING} in {@code common_arm64.h}) is a few NOPs, so no wait makes a system call (the
@@ -29,16 +28,16 @@ import java.util.Map;
  * machine's clock × FLOP per cycle. Spinning is CPU work (a sibling or a co-scheduled task slows
  * it), one {@link TaskControl#spin} step ended by the releasing wake.
  *
- * <p>Where the time goes: each k-step's last thread to arrive is the one its panel waited for,
- * so a panel's critical path is the chain of those threads, and a call's is the chain of the
- * panel that finishes last. The lost work ({@link TaskControl#lostWork}) each of them suffered
- * during its k-step is summed along the chain, by cause, and reported as a share of the
- * completed calls' time ({@code critical_lost_<cause>_pct}). A run shorter than one call (one
- * call of the thread's 16384³ problem takes about 1.5 s) reports the same over every panel's
- * k-steps instead ({@code critical_path_by_calls} 0), which dilutes a loss that only some panels
- * suffer; {@code panel_lost_pct} is that figure for every run. A thread that arrives last without
- * any loss (a slower CPU) adds nothing: the share is what interference cost the critical path,
- * not why it is critical.
+ * <p>Where the time goes: each k-step's last thread to arrive is the one its panel waited for, so a
+ * panel's critical path is the chain of those threads, and a call's is the chain of the panel that
+ * finishes last. The lost work ({@link TaskControl#lostWork}) each of them suffered during its
+ * k-step is summed along the chain, by cause, and reported as a share of the completed calls' time
+ * ({@code critical_lost_<cause>_pct}). A run shorter than one call (one call of the thread's 16384³
+ * problem takes about 1.5 s) reports the same over every panel's k-steps instead ({@code
+ * critical_path_by_calls} 0), which dilutes a loss that only some panels suffer; {@code
+ * panel_lost_pct} is that figure for every run. A thread that arrives last without any loss (a
+ * slower CPU) adds nothing: the share is what interference cost the critical path, not why it is
+ * critical.
  */
 final class OpenBlasGemm {
 
@@ -64,12 +63,15 @@ final class OpenBlasGemm {
 
   /** Per N panel: threads arrived at the current k-step's flags, and their task ids. */
   private final int[] groupArrived;
+
   private final int[][] groupWaiters;
+
   /** Per N panel: k-steps completed by the whole panel. */
   private final int[] groupStep;
 
   /** Call end: arrivals, and the spinning and sleeping waiters. */
   private int callArrived;
+
   private final int[] callSpinners;
   private int nrCallSpinners;
   private final int[] callSleepers;
@@ -80,17 +82,22 @@ final class OpenBlasGemm {
 
   /** Per N panel: when its current k-step began (its last release, or the call's start). */
   private final long[] groupStepStartNs;
+
   /**
    * The lost work ({@link LostWork}) of each panel k-step's last thread to arrive, summed over
    * every panel and k-step: the panels' critical paths.
    */
   private final double[] criticalLost = new double[LostWork.COUNT];
+
   /** The panels' critical-path time: each released k-step's length, summed over the panels. */
   private long criticalNs;
+
   /** Per N panel: its critical path's lost work in the current call, by cause. */
   private final double[][] groupChainLost;
+
   /** The completed calls' critical paths (each call's last panel's chain): lost work by cause. */
   private final double[] callCriticalLost = new double[LostWork.COUNT];
+
   /** Scratch for a thread's lost work at a k-step's end. */
   private final double[] lostNow = new double[LostWork.COUNT];
 
@@ -109,7 +116,13 @@ final class OpenBlasGemm {
    * @param gompSpinNs libgomp's spin at the call end, for {@link Wait#OPENMP}
    */
   OpenBlasGemm(
-      int threads, long m, long n, long k, long gemmQ, double flopPerWorkUnit, Wait wait,
+      int threads,
+      long m,
+      long n,
+      long k,
+      long gemmQ,
+      double flopPerWorkUnit,
+      Wait wait,
       long gompSpinNs) {
     if (threads < 1) {
       throw new IllegalArgumentException("a GEMM team needs at least one thread, not " + threads);
@@ -272,6 +285,7 @@ final class OpenBlasGemm {
     private int state = STARTING;
     private int step;
     private long waitingForCall;
+
     /** This thread's lost work when its current k-step started. */
     private final double[] lostAtStepStart = new double[LostWork.COUNT];
 

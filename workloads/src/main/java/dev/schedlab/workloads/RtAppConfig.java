@@ -15,12 +15,11 @@ import java.util.Map;
  * {@code instance}, {@code loop}, {@code policy}, {@code priority} (nice; {@code nice} is accepted
  * too), {@code cpus}, {@code delay} and either events or {@code phases}, each phase with a {@code
  * loop} and events. Events, in file order: {@code run} (µs of work at full speed), {@code runtime}
- * (µs of wall time busy), {@code sleep} (µs), {@code timer} ({@code ref}, {@code period} µs,
- * {@code mode} relative or absolute) and {@code barrier} (a name shared by the tasks that meet
- * there). An event key may carry a suffix ({@code run0}, {@code sleep_long}). Global keys: {@code
- * duration} (s, -1 for none) and {@code default_policy}; rt-app's logging and calibration keys are
- * accepted and ignored. Anything else is rejected with a message naming the key and the supported
- * set.
+ * (µs of wall time busy), {@code sleep} (µs), {@code timer} ({@code ref}, {@code period} µs, {@code
+ * mode} relative or absolute) and {@code barrier} (a name shared by the tasks that meet there). An
+ * event key may carry a suffix ({@code run0}, {@code sleep_long}). Global keys: {@code duration}
+ * (s, -1 for none) and {@code default_policy}; rt-app's logging and calibration keys are accepted
+ * and ignored. Anything else is rejected with a message naming the key and the supported set.
  *
  * @param tasks the tasks, in file order
  * @param durationNs when every task stops; {@link Long#MAX_VALUE} for never
@@ -73,8 +72,14 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
    * @param phases phases in file order
    */
   record TaskDef(
-      String name, int instances, SchedPolicy policy, int nice, ImmutableCpuMask cpus, long loops,
-      long delayNs, List<Phase> phases) {
+      String name,
+      int instances,
+      SchedPolicy policy,
+      int nice,
+      ImmutableCpuMask cpus,
+      long loops,
+      long delayNs,
+      List<Phase> phases) {
     TaskDef {
       phases = List.copyOf(phases);
     }
@@ -87,9 +92,19 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
   static final List<String> EVENTS = List.of("run", "runtime", "sleep", "timer", "barrier");
   static final List<String> TIMER_KEYS = List.of("ref", "period", "mode");
   static final List<String> GLOBAL_KEYS = List.of("duration", "default_policy");
-  static final List<String> IGNORED_GLOBAL_KEYS = List.of(
-      "calibration", "logdir", "log_basename", "log_size", "lock_pages", "ftrace", "gnuplot",
-      "pi_enabled", "io_device", "mem_buffer_size", "cumulative_slack");
+  static final List<String> IGNORED_GLOBAL_KEYS =
+      List.of(
+          "calibration",
+          "logdir",
+          "log_basename",
+          "log_size",
+          "lock_pages",
+          "ftrace",
+          "gnuplot",
+          "pi_enabled",
+          "io_device",
+          "mem_buffer_size",
+          "cumulative_slack");
   static final List<String> POLICIES = List.of("SCHED_OTHER", "SCHED_BATCH", "SCHED_IDLE");
 
   private static final long MAX_US = Long.MAX_VALUE / 1_000 / 4;
@@ -157,7 +172,9 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
         long seconds = integer(global.get("duration"), "global \"duration\"");
         if (seconds == 0 || seconds < -1 || seconds > MAX_US / 1_000_000) {
           throw new IllegalArgumentException(
-              "global \"duration\" is " + seconds + ": allowed -1 (none) or a positive number of"
+              "global \"duration\" is "
+                  + seconds
+                  + ": allowed -1 (none) or a positive number of"
                   + " seconds");
         }
         durationNs = seconds < 0 ? Long.MAX_VALUE : seconds * 1_000_000_000L;
@@ -221,7 +238,9 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
     }
     if (!phases.isEmpty() && !events.isEmpty()) {
       throw new IllegalArgumentException(
-          where + " has both \"phases\" and events (" + String.join(", ", events.keySet())
+          where
+              + " has both \"phases\" and events ("
+              + String.join(", ", events.keySet())
               + "): put the events inside a phase");
     }
     if (phases.isEmpty()) {
@@ -247,7 +266,8 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
         events.put(key, member.getValue());
       } else if (key.equals("cpus")) {
         throw new IllegalArgumentException(
-            where + ": \"cpus\" inside a phase is not supported (a task's affinity is fixed when"
+            where
+                + ": \"cpus\" inside a phase is not supported (a task's affinity is fixed when"
                 + " it is created); set \"cpus\" on the task");
       } else {
         throw unsupported(where, key, PHASE_KEYS);
@@ -332,12 +352,15 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
   static EventKind eventKind(String key) {
     // "runtime" before "run": both are prefixes of "runtime1".
     String[] names = {"runtime", "run", "sleep", "timer", "barrier"};
-    EventKind[] kinds =
-        {EventKind.RUNTIME, EventKind.RUN, EventKind.SLEEP, EventKind.TIMER, EventKind.BARRIER};
+    EventKind[] kinds = {
+      EventKind.RUNTIME, EventKind.RUN, EventKind.SLEEP, EventKind.TIMER, EventKind.BARRIER
+    };
     for (int i = 0; i < names.length; i++) {
       if (key.startsWith(names[i])) {
         String rest = key.substring(names[i].length());
-        if (rest.isEmpty() || Character.isDigit(rest.charAt(0)) || rest.charAt(0) == '_'
+        if (rest.isEmpty()
+            || Character.isDigit(rest.charAt(0))
+            || rest.charAt(0) == '_'
             || rest.charAt(0) == '-') {
           return kinds[i];
         }
@@ -356,7 +379,10 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
       long cpu = integer(element, where + " \"cpus\"");
       if (cpu < 0 || cpu >= topology.nrCpuIds() || !topology.isOnline((int) cpu)) {
         throw new IllegalArgumentException(
-            where + " \"cpus\" names CPU " + cpu + ": online CPUs are "
+            where
+                + " \"cpus\" names CPU "
+                + cpu
+                + ": online CPUs are "
                 + topology.onlineMask().toCpuList());
       }
       mask.set((int) cpu);
@@ -375,7 +401,10 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
       return SchedPolicy.IDLE;
     }
     throw new IllegalArgumentException(
-        where + " is " + describe(value) + ": only the fair class is simulated; allowed "
+        where
+            + " is "
+            + describe(value)
+            + ": only the fair class is simulated; allowed "
             + String.join(", ", POLICIES));
   }
 
@@ -386,7 +415,11 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
     }
     if (loops < 1) {
       throw new IllegalArgumentException(
-          where + " is " + loops + ": allowed " + (foreverAllowed ? "-1 (for ever) or " : "")
+          where
+              + " is "
+              + loops
+              + ": allowed "
+              + (foreverAllowed ? "-1 (for ever) or " : "")
               + "a positive count");
     }
     return loops;
@@ -428,11 +461,16 @@ record RtAppConfig(List<RtAppConfig.TaskDef> tasks, long durationNs) {
 
   private static IllegalArgumentException unsupported(
       String where, String key, List<String> supported) {
-    String events = supported == TASK_KEYS || supported == PHASE_KEYS
-        ? "; events: " + String.join(", ", EVENTS) + " (optionally suffixed, e.g. run0)"
-        : "";
+    String events =
+        supported == TASK_KEYS || supported == PHASE_KEYS
+            ? "; events: " + String.join(", ", EVENTS) + " (optionally suffixed, e.g. run0)"
+            : "";
     return new IllegalArgumentException(
-        where + ": unsupported key \"" + key + "\"; supported: " + String.join(", ", supported)
+        where
+            + ": unsupported key \""
+            + key
+            + "\"; supported: "
+            + String.join(", ", supported)
             + events);
   }
 

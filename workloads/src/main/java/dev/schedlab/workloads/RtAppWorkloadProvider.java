@@ -1,10 +1,6 @@
 package dev.schedlab.workloads;
 
 import com.google.auto.service.AutoService;
-import dev.schedlab.workloads.RtAppConfig.Event;
-import dev.schedlab.workloads.RtAppConfig.EventKind;
-import dev.schedlab.workloads.RtAppConfig.Phase;
-import dev.schedlab.workloads.RtAppConfig.TaskDef;
 import dev.schedlab.spi.FileProblems;
 import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.PluginDescriptor;
@@ -19,6 +15,10 @@ import dev.schedlab.spi.WorkloadProvider;
 import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.workloads.RtAppConfig.Event;
+import dev.schedlab.workloads.RtAppConfig.EventKind;
+import dev.schedlab.workloads.RtAppConfig.Phase;
+import dev.schedlab.workloads.RtAppConfig.TaskDef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -39,16 +39,15 @@ import java.util.Set;
  * Each instance of each task is a thread that passes over its phases {@code loop} times, each
  * phase's events {@code loop} times, as rt-app does: {@code run} is work, {@code runtime} keeps the
  * thread busy until that much wall time has passed (in 50 µs slices, so it may overshoot by one
- * slice), {@code sleep} sleeps, {@code timer} sleeps until the timer's next period (rt-app's
- * {@code t_next += period}, started at the thread's start; a late relative timer restarts from
- * now, a late absolute one does not), {@code barrier} blocks until every thread using that name
- * arrives. Timers with ref {@code unique} belong to one thread; others are shared by name.
+ * slice), {@code sleep} sleeps, {@code timer} sleeps until the timer's next period (rt-app's {@code
+ * t_next += period}, started at the thread's start; a late relative timer restarts from now, a late
+ * absolute one does not), {@code barrier} blocks until every thread using that name arrives. Timers
+ * with ref {@code unique} belong to one thread; others are shared by name.
  *
- * <p>Metric {@code throughput} in loops/s: event-list passes completed by all threads per
- * simulated second (one pass = one line of rt-app's per-thread log). Extras: timer periods, the
- * share that found the timer already expired (late), mean slack (µs to the period's end when the
- * timer event was reached; negative = late) and mean/max timer wakeup latency (period end to
- * running again).
+ * <p>Metric {@code throughput} in loops/s: event-list passes completed by all threads per simulated
+ * second (one pass = one line of rt-app's per-thread log). Extras: timer periods, the share that
+ * found the timer already expired (late), mean slack (µs to the period's end when the timer event
+ * was reached; negative = late) and mean/max timer wakeup latency (period end to running again).
  */
 @AutoService(WorkloadProvider.class)
 public final class RtAppWorkloadProvider implements WorkloadProvider {
@@ -64,10 +63,10 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
           .description(
               "rt-app JSON import: tasks, instances, phases of run/runtime/sleep/timer/barrier"
                   + " events, fair-class policy, nice, cpus; loops/s and timer lateness")
-          .source("rt-app (scheduler-tools/rt-app) JSON grammar, doc/tutorial.txt; fair-class"
-              + " subset")
-          .parameter(ParameterSpec.ofString(
-              "file", "path of the rt-app JSON file (required)", ""))
+          .source(
+              "rt-app (scheduler-tools/rt-app) JSON grammar, doc/tutorial.txt; fair-class"
+                  + " subset")
+          .parameter(ParameterSpec.ofString("file", "path of the rt-app JSON file (required)", ""))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -104,14 +103,21 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
           ID + ": file=" + file + " is not a valid path (" + e.getReason() + ")", e);
     }
     if (bytes.length > MAX_FILE_BYTES) {
-      throw new IllegalArgumentException(ID + ": file=" + file + " is larger than "
-          + (MAX_FILE_BYTES >> 20) + " MiB; rt-app descriptions are a few KiB");
+      throw new IllegalArgumentException(
+          ID
+              + ": file="
+              + file
+              + " is larger than "
+              + (MAX_FILE_BYTES >> 20)
+              + " MiB; rt-app descriptions are a few KiB");
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder()
+      return StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes)).toString();
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException(
           ID + ": cannot read file=" + file + ": " + FileProblems.describe(e), e);
@@ -191,9 +197,7 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
     @Override
     public void start(WorkloadHost host) {
       long now = host.nowNs();
-      endNs = config.durationNs() == Long.MAX_VALUE
-          ? Long.MAX_VALUE
-          : now + config.durationNs();
+      endNs = config.durationNs() == Long.MAX_VALUE ? Long.MAX_VALUE : now + config.durationNs();
       Instance[] threads = new Instance[config.threadCount()];
       int t = 0;
       for (TaskDef task : config.tasks()) {
@@ -208,8 +212,13 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
       t = 0;
       for (TaskDef task : config.tasks()) {
         for (int i = 0; i < task.instances(); i++) {
-          TaskSpec spec = new TaskSpec(
-              task.name() + "-" + i, task.policy(), task.nice(), task.cpus(), WorkClass.COMPUTE);
+          TaskSpec spec =
+              new TaskSpec(
+                  task.name() + "-" + i,
+                  task.policy(),
+                  task.nice(),
+                  task.cpus(),
+                  WorkClass.COMPUTE);
           host.spawn(spec, threads[t++], task.cpus() == null ? parentCpu : task.cpus().first());
         }
       }
@@ -254,9 +263,10 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
           for (int e = 0; e < events[p].length; e++) {
             Event ev = events[p][e];
             if (ev.kind() == EventKind.TIMER) {
-              timers[p][e] = ev.resource().equals("unique")
-                  ? new Timer(ev.absolute())
-                  : sharedTimers.computeIfAbsent(ev.resource(), r -> new Timer(ev.absolute()));
+              timers[p][e] =
+                  ev.resource().equals("unique")
+                      ? new Timer(ev.absolute())
+                      : sharedTimers.computeIfAbsent(ev.resource(), r -> new Timer(ev.absolute()));
             } else if (ev.kind() == EventKind.BARRIER) {
               Barrier b = barriers.computeIfAbsent(ev.resource(), Barrier::new);
               if (used.add(b)) {
@@ -338,7 +348,10 @@ public final class RtAppWorkloadProvider implements WorkloadProvider {
           }
         }
         throw new IllegalStateException(
-            "rt-app task " + task.name() + " passed " + MAX_INSTANT_EVENTS
+            "rt-app task "
+                + task.name()
+                + " passed "
+                + MAX_INSTANT_EVENTS
                 + " events without taking time (late timers or one-thread barriers only)");
       }
 

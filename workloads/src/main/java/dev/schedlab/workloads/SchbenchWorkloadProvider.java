@@ -54,19 +54,30 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
               "schbench (Chris Mason) worker/message thread loop; run on Hygon and Altra in the"
                   + " SMT_BUDDY_ASSIST and SCHED_IDLE threads (seeds-digest §3, §5); request work"
                   + " is an assumption")
-          .parameter(ParameterSpec.ofInt(
-              "message_threads", "message threads (-m)", 2, 1, 100_000))
-          .parameter(ParameterSpec.ofInt(
-              "workers", "workers per message thread (-t)", 8, 1, 1_000_000))
-          .parameter(ParameterSpec.ofDuration(
-              "request_work", "CPU work of one request, as time alone on a full CPU; assumption",
-              "100us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "sleep", "sleep before each request (-s, schbench's default 100us); 0 = none",
-              "100us", 0, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "warmup", "latencies and requests before this time are not counted", "0", 0,
-              1_000_000_000_000L))
+          .parameter(ParameterSpec.ofInt("message_threads", "message threads (-m)", 2, 1, 100_000))
+          .parameter(
+              ParameterSpec.ofInt("workers", "workers per message thread (-t)", 8, 1, 1_000_000))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "request_work",
+                  "CPU work of one request, as time alone on a full CPU; assumption",
+                  "100us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "sleep",
+                  "sleep before each request (-s, schbench's default 100us); 0 = none",
+                  "100us",
+                  0,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "warmup",
+                  "latencies and requests before this time are not counted",
+                  "0",
+                  0,
+                  1_000_000_000_000L))
           .parameter(WorkloadCpus.policyParameter("message threads and workers"))
           .parameter(WorkloadCpus.affinityParameter("message threads and workers"))
           .build();
@@ -90,8 +101,13 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
           ID + ": message_threads × (workers + 1) = " + tasks + " tasks; allowed at most 10000000");
     }
     return new Schbench(
-        topology, affinity, p.getInt("message_threads"), p.getInt("workers"),
-        p.getLong("request_work"), p.getLong("sleep"), p.getLong("warmup"),
+        topology,
+        affinity,
+        p.getInt("message_threads"),
+        p.getInt("workers"),
+        p.getLong("request_work"),
+        p.getLong("sleep"),
+        p.getLong("warmup"),
         WorkloadCpus.policy(p.getString("policy")));
   }
 
@@ -120,8 +136,14 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
     private long startNs;
 
     Schbench(
-        Topology topology, CpuMask affinity, int messageThreads, int workers, double requestWork,
-        long sleepNs, long warmupNs, SchedPolicy policy) {
+        Topology topology,
+        CpuMask affinity,
+        int messageThreads,
+        int workers,
+        double requestWork,
+        long sleepNs,
+        long warmupNs,
+        SchedPolicy policy) {
       this.topology = topology;
       this.affinity = affinity;
       this.messageThreads = messageThreads;
@@ -144,15 +166,17 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
       int[] order = WorkloadCpus.spreadOrder(topology, affinity);
       for (int m = 0; m < messageThreads; m++) {
         int parentCpu = order[m % order.length];
-        messageTask[m] = host.spawn(
-            new TaskSpec("schbench/msg/" + m, policy, 0, affinity, WorkClass.COMPUTE),
-            new MessageThread(m), parentCpu);
+        messageTask[m] =
+            host.spawn(
+                new TaskSpec("schbench/msg/" + m, policy, 0, affinity, WorkClass.COMPUTE),
+                new MessageThread(m),
+                parentCpu);
         for (int i = 0; i < workers; i++) {
           int w = m * workers + i;
           host.spawn(
-              new TaskSpec("schbench/worker/" + w, policy, 0, affinity,
-                  WorkClass.COMPUTE),
-              new Worker(m, w), parentCpu);
+              new TaskSpec("schbench/worker/" + w, policy, 0, affinity, WorkClass.COMPUTE),
+              new Worker(m, w),
+              parentCpu);
         }
       }
     }
@@ -268,9 +292,7 @@ public final class SchbenchWorkloadProvider implements WorkloadProvider {
     }
 
     private static double percentileUs(Histogram histogram, double percentile) {
-      return histogram.getTotalCount() == 0
-          ? 0
-          : histogram.getValueAtPercentile(percentile) / 1e3;
+      return histogram.getTotalCount() == 0 ? 0 : histogram.getValueAtPercentile(percentile) / 1e3;
     }
   }
 }

@@ -18,8 +18,8 @@ import java.util.Map;
  * own CPU time in the engine: a preempted spinner notices only when it runs again). An earlier
  * version cut the spin into 1 µs run slices, so a spinner left up to 1 µs after the release and
  * every slice cost an engine event; the slices were an artefact of that model. A sleeper that is
- * woken before its generation is released (a spinner's wake remembered by an engine that cannot
- * end a spin early) blocks again, as a futex waiter re-checks its word.
+ * woken before its generation is released (a spinner's wake remembered by an engine that cannot end
+ * a spin early) blocks again, as a futex waiter re-checks its word.
  */
 final class SpinThenBlockBarrier {
 
@@ -36,7 +36,9 @@ final class SpinThenBlockBarrier {
             + " libgomp's default (GOMP_SPINCOUNT 300000 with OMP_WAIT_POLICY unset) is about"
             + " 3ms by its source's estimate, 5x more or less by CPU: check results that depend"
             + " on sleeping at barriers with -W spin=3ms",
-        "50us", 0, 1_000_000_000L);
+        "50us",
+        0,
+        1_000_000_000L);
   }
 
   /** The {@code wake_fanout} parameter of the workloads built on this barrier (default 0). */
@@ -47,7 +49,9 @@ final class SpinThenBlockBarrier {
             + " another (libgomp: futex_wake on the generation word); k = a k-ary wake tree,"
             + " each woken thread waking k more (LLVM libomp's hyper barrier, k = 4 there by"
             + " default), so wakeups come from many CPUs at once",
-        0, 0, 64);
+        0,
+        0,
+        64);
   }
 
   /** What each thread computes per generation, and what the workload counts. */
@@ -77,19 +81,28 @@ final class SpinThenBlockBarrier {
   private final int parties;
   private final double spinWork;
   private final Phases phases;
+
   /** 0: the releaser wakes every sleeper; k: the sleepers are woken as a k-ary tree. */
   private final int wakeFanout;
+
   private final int[] sleepers;
+
   /** The thread index of each entry of {@link #sleepers}. */
   private final int[] sleeperThread;
+
   private int nrSleepers;
+
   /** With a wake tree: the sleepers of the generation being released, in arrival order. */
   private final int[] releasing;
+
   private int nrReleasing;
+
   /** With a wake tree: each thread's position in {@link #releasing}, or -1. */
   private final int[] releasePos;
+
   /** Thread indices of the spinners; {@link #spinnerSlot} locates each for O(1) removal. */
   private final int[] spinners;
+
   private final int[] spinnerSlot;
   private final int[] spinnerTask;
   private int nrSpinners;
@@ -155,8 +168,7 @@ final class SpinThenBlockBarrier {
   void putStatistics(Map<String, Double> extra, long simulatedNs) {
     extra.put("barrier_wait_mean_us", arrivals == 0 ? 0 : waitNs / 1e3 / arrivals);
     extra.put(
-        "barrier_wait_fraction",
-        simulatedNs == 0 ? 0 : waitNs / ((double) parties * simulatedNs));
+        "barrier_wait_fraction", simulatedNs == 0 ? 0 : waitNs / ((double) parties * simulatedNs));
     extra.put("barrier_sleep_fraction", arrivals == 0 ? 0 : sleeps / (double) arrivals);
   }
 
@@ -184,8 +196,8 @@ final class SpinThenBlockBarrier {
   }
 
   /**
-   * Wakes the children of tree position {@code pos} (-1: the releaser, whose children are the
-   * first {@code wakeFanout} sleepers).
+   * Wakes the children of tree position {@code pos} (-1: the releaser, whose children are the first
+   * {@code wakeFanout} sleepers).
    */
   private void wakeTreeChildren(TaskControl control, int pos) {
     int first = (pos + 1) * wakeFanout;

@@ -22,30 +22,29 @@ import java.util.Map;
 
 /**
  * {@value #ID}: STREAM with OpenMP, the memory-bound workload of the SMT_BUDDY_ASSIST thread's
- * Hygon measurement. Memory-bound threads ({@link WorkClass#MEMORY}, default one per SMT core)
- * each own an equal slice of three arrays and run the four kernels in turn, Copy, Scale, Add,
- * Triad, with a spin-then-sleep barrier after each (the implicit barrier of {@code omp parallel
- * for}).
+ * Hygon measurement. Memory-bound threads ({@link WorkClass#MEMORY}, default one per SMT core) each
+ * own an equal slice of three arrays and run the four kernels in turn, Copy, Scale, Add, Triad,
+ * with a spin-then-sleep barrier after each (the implicit barrier of {@code omp parallel for}).
  *
  * <p>Metric {@code throughput} in GB/s: bytes moved by completed slices / simulated ns. A work unit
  * moves {@code bytes_per_ns} bytes, so a thread alone moves {@code bytes_per_ns} GB/s; the engine's
  * performance model slows memory-bound threads that share a node's bandwidth, so the total
  * saturates near the node bandwidth when {@code bytes_per_ns} equals the machine's per-thread
- * bandwidth. Bytes per element as STREAM counts them: Copy and Scale 16, Add and Triad 24.
- * Optional housekeeping noise ({@code noise_*}, see {@link Disturbance}; default none): a real
- * STREAM run shares the machine with daemons and kworkers, which is what leaves a thread runnable
- * behind another task and gives newidle balancing something to pull.
+ * bandwidth. Bytes per element as STREAM counts them: Copy and Scale 16, Add and Triad 24. Optional
+ * housekeeping noise ({@code noise_*}, see {@link Disturbance}; default none): a real STREAM run
+ * shares the machine with daemons and kworkers, which is what leaves a thread runnable behind
+ * another task and gives newidle balancing something to pull.
  *
- * <p>With {@code ntimes} = 0 (the default) the kernels repeat from the first instant to the end
- * of the run: the steady state of a long run, every thread forked at once. With {@code ntimes} =
- * N &gt; 0 the workload runs STREAM's program as {@code stream.c} (v5.10) and libgomp run it:
+ * <p>With {@code ntimes} = 0 (the default) the kernels repeat from the first instant to the end of
+ * the run: the steady state of a long run, every thread forked at once. With {@code ntimes} = N
+ * &gt; 0 the workload runs STREAM's program as {@code stream.c} (v5.10) and libgomp run it:
  *
  * <ol>
- *   <li>team start ({@code gomp_team_start()}): thread 0, the master, creates the other threads
- *       one after another, {@code create_cost} of its CPU time per {@code pthread_create()};
- *       each new thread is placed by the fork path from the master's CPU and waits at the team
- *       barrier at once (spin, then sleep), so the CPUs of the early threads are idle again when
- *       the later ones are placed, as on the real machine;
+ *   <li>team start ({@code gomp_team_start()}): thread 0, the master, creates the other threads one
+ *       after another, {@code create_cost} of its CPU time per {@code pthread_create()}; each new
+ *       thread is placed by the fork path from the master's CPU and waits at the team barrier at
+ *       once (spin, then sleep), so the CPUs of the early threads are idle again when the later
+ *       ones are placed, as on the real machine;
  *   <li>the initialisation loop (a, b, c written: 24 bytes per element), where the threads
  *       first-touch their slices: the engine puts a thread's pages on the node it first runs
  *       memory-bound work on (a spin is not);
@@ -56,10 +55,10 @@ import java.util.Map;
  *
  * Then the threads exit, and the metric is STREAM's report: per kernel the best rate (bytes /
  * fastest time) over iterations 2..N (STREAM skips the first), the headline metric ({@code best
- * rate}, GB/s) being their mean. {@code best_*_gbs}, {@code avg_*_gbs} (bytes / mean time)
- * and {@code stream_done_ms} (when the last iteration ended; the run's duration if unfinished)
- * are extras; the run should last long enough for the program to end ({@code
- * completed_iterations} = N).
+ * rate}, GB/s) being their mean. {@code best_*_gbs}, {@code avg_*_gbs} (bytes / mean time) and
+ * {@code stream_done_ms} (when the last iteration ended; the run's duration if unfinished) are
+ * extras; the run should last long enough for the program to end ({@code completed_iterations} =
+ * N).
  */
 @AutoService(WorkloadProvider.class)
 public final class StreamWorkloadProvider implements WorkloadProvider {
@@ -78,38 +77,58 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
           .source(
               "STREAM (McCalpin) as run in the SMT_BUDDY_ASSIST thread on Hygon 7447v"
                   + " (seeds-digest §3); bytes per element as STREAM counts them")
-          .parameter(ParameterSpec.ofInt(
-              "threads", "number of threads; 0 = one per SMT core of the affinity list", 0, 0,
-              1_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "threads",
+                  "number of threads; 0 = one per SMT core of the affinity list",
+                  0,
+                  0,
+                  1_000_000))
           .parameter(WorkloadCpus.affinityParameter("the threads"))
-          .parameter(ParameterSpec.ofChoice(
-              "placement",
-              "pinned: thread i bound to one CPU, cores first; confined: every thread allowed on"
-                  + " the whole affinity list, all forked from its first CPU and placed by fork"
-                  + " balancing",
-              "confined", "pinned", "confined"))
-          .parameter(ParameterSpec.ofLong(
-              "array_elements", "elements per array (STREAM_ARRAY_SIZE; STREAM's default)",
-              10_000_000L, 1_000L, 1_000_000_000_000L))
-          .parameter(ParameterSpec.ofDouble(
-              "bytes_per_ns",
-              "bytes one thread moves per work unit, i.e. GB/s alone at full speed; assumption,"
-                  + " set it to the machine's thread_bandwidth_gbs (15 on most hw models)",
-              15, 0.01, 10_000))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "placement",
+                  "pinned: thread i bound to one CPU, cores first; confined: every thread allowed on"
+                      + " the whole affinity list, all forked from its first CPU and placed by fork"
+                      + " balancing",
+                  "confined",
+                  "pinned",
+                  "confined"))
+          .parameter(
+              ParameterSpec.ofLong(
+                  "array_elements",
+                  "elements per array (STREAM_ARRAY_SIZE; STREAM's default)",
+                  10_000_000L,
+                  1_000L,
+                  1_000_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDouble(
+                  "bytes_per_ns",
+                  "bytes one thread moves per work unit, i.e. GB/s alone at full speed; assumption,"
+                      + " set it to the machine's thread_bandwidth_gbs (15 on most hw models)",
+                  15,
+                  0.01,
+                  10_000))
           .parameter(SpinThenBlockBarrier.spinParameter())
           .parameter(SpinThenBlockBarrier.wakeFanoutParameter())
-          .parameter(ParameterSpec.ofInt(
-              "ntimes",
-              "STREAM's NTIMES: 0 = the kernels repeat until the run ends (steady state, no"
-                  + " start-up); N >= 2 = STREAM's program: team start, first touch, N"
-                  + " iterations, best rates over iterations 2..N",
-              0, 0, 1_000_000))
-          .parameter(ParameterSpec.ofDuration(
-              "create_cost",
-              "master's CPU time per pthread_create() when it starts the team (ntimes > 0);"
-                  + " assumption: 20 us, a thread's create-run-join cost measured on an AMD Rome"
-                  + " server (Lemire 2020, 'Cost of a thread in C++ under Linux'), an upper bound",
-              "20us", 0, 1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "ntimes",
+                  "STREAM's NTIMES: 0 = the kernels repeat until the run ends (steady state, no"
+                      + " start-up); N >= 2 = STREAM's program: team start, first touch, N"
+                      + " iterations, best rates over iterations 2..N",
+                  0,
+                  0,
+                  1_000_000))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "create_cost",
+                  "master's CPU time per pthread_create() when it starts the team (ntimes > 0);"
+                      + " assumption: 20 us, a thread's create-run-join cost measured on an AMD Rome"
+                      + " server (Lemire 2020, 'Cost of a thread in C++ under Linux'), an upper bound",
+                  "20us",
+                  0,
+                  1_000_000_000L))
           .build();
 
   /** Called by {@link java.util.ServiceLoader}. */
@@ -130,19 +149,30 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     int ntimes = p.getInt("ntimes");
     if (ntimes == 1) {
       throw new IllegalArgumentException(
-          ID + ": ntimes=1 leaves no timed iteration (STREAM skips the first); allowed: 0 (steady"
-              + " state) or 2.." + 1_000_000);
+          ID
+              + ": ntimes=1 leaves no timed iteration (STREAM skips the first); allowed: 0 (steady"
+              + " state) or 2.."
+              + 1_000_000);
     }
     return new Stream(
-        topology, context.machine(), affinity, threads, p.getString("placement").equals("pinned"),
-        p.getLong("array_elements"), p.getDouble("bytes_per_ns"), p.getLong("spin"), ntimes,
-        p.getLong("create_cost"), p.getInt("wake_fanout"),
+        topology,
+        context.machine(),
+        affinity,
+        threads,
+        p.getString("placement").equals("pinned"),
+        p.getLong("array_elements"),
+        p.getDouble("bytes_per_ns"),
+        p.getLong("spin"),
+        ntimes,
+        p.getLong("create_cost"),
+        p.getInt("wake_fanout"),
         Disturbance.from(ID, p, topology, context.random()));
   }
 
   private static final class Stream implements Workload, SpinThenBlockBarrier.Phases {
     /** Generations before the kernels with {@code ntimes} > 0: team start, init, timing pass. */
     private static final int PRELUDE = 3;
+
     private static final int TEAM_START = 0;
     private static final int INIT = 1;
     private static final int INIT_BYTES_PER_ELEMENT = 24;
@@ -163,8 +193,10 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     private final Disturbance noise;
     private final long[] kernelNs = new long[KERNELS.length];
     private final long[] kernelRuns = new long[KERNELS.length];
+
     /** STREAM's timing over iterations 2..N: fastest and summed time per kernel. */
     private final long[] bestNs = new long[KERNELS.length];
+
     private final long[] timedNs = new long[KERNELS.length];
     private int timedIterations;
     private double bytes;
@@ -173,9 +205,18 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
     private int[] order;
 
     Stream(
-        Topology topology, MachineFacts facts, CpuMask affinity, int threads, boolean pinned,
-        long arrayElements, double bytesPerNs, long spinNs, int ntimes, long createCostNs,
-        int wakeFanout, Disturbance noise) {
+        Topology topology,
+        MachineFacts facts,
+        CpuMask affinity,
+        int threads,
+        boolean pinned,
+        long arrayElements,
+        double bytesPerNs,
+        long spinNs,
+        int ntimes,
+        long createCostNs,
+        int wakeFanout,
+        Disturbance noise) {
       this.topology = topology;
       this.facts = facts;
       this.affinity = affinity;
@@ -297,12 +338,18 @@ public final class StreamWorkloadProvider implements WorkloadProvider {
         double kernelBytes = (double) arrayElements * BYTES_PER_ELEMENT[k];
         double best = timedIterations == 0 ? 0 : kernelBytes / bestNs[k];
         extra.put("best_" + KERNELS[k] + "_gbs", best);
-        extra.put("avg_" + KERNELS[k] + "_gbs",
+        extra.put(
+            "avg_" + KERNELS[k] + "_gbs",
             timedIterations == 0 ? 0 : kernelBytes * timedIterations / timedNs[k]);
         sumBest += best;
       }
-      extra.put("completed_iterations", (double) Math.min(ntimes,
-          (barrier.generations() - Math.min(barrier.generations(), prelude)) / KERNELS.length));
+      extra.put(
+          "completed_iterations",
+          (double)
+              Math.min(
+                  ntimes,
+                  (barrier.generations() - Math.min(barrier.generations(), prelude))
+                      / KERNELS.length));
       extra.put("stream_done_ms", (doneNs < 0 ? simulatedNs : doneNs) / 1e6);
       return new WorkloadResult("best rate", sumBest / KERNELS.length, "GB/s", true, extra);
     }

@@ -34,15 +34,14 @@ import java.util.Map;
  * <p>Assumptions: what tbench's load file does per operation (the dbench operations and their
  * message sizes) is folded into one request and one reply per round trip, each with a fixed CPU
  * cost, 10 µs by default (a loopback TCP send and receive through the stack plus the operation's
- * processing, as time alone on a full CPU); every server and client is forked from the first CPU
- * of {@code affinity}, server {@code i} just before client {@code i}, where the real benchmark
- * forks clients from the {@code tbench} parent and servers from {@code tbench_srv} as they
- * connect.
+ * processing, as time alone on a full CPU); every server and client is forked from the first CPU of
+ * {@code affinity}, server {@code i} just before client {@code i}, where the real benchmark forks
+ * clients from the {@code tbench} parent and servers from {@code tbench_srv} as they connect.
  *
  * <p>Metric {@code throughput} in round trips/s (higher is better): round trips whose request was
- * sent at or after {@code warmup}, over the time from {@code warmup} to the end of the run
- * (tbench reports MB/s of its load file, proportional to it for a fixed operation mix). Extras:
- * {@code round_trips}, {@code round_trip_mean_us}.
+ * sent at or after {@code warmup}, over the time from {@code warmup} to the end of the run (tbench
+ * reports MB/s of its load file, proportional to it for a fixed operation mix). Extras: {@code
+ * round_trips}, {@code round_trip_mean_us}.
  */
 @AutoService(WorkloadProvider.class)
 public final class TbenchWorkloadProvider implements WorkloadProvider {
@@ -59,21 +58,31 @@ public final class TbenchWorkloadProvider implements WorkloadProvider {
               "tbench (dbench) client processes with one tbench_srv process each; run on Hygon"
                   + " in the SMT_BUDDY_ASSIST thread (seeds-digest §3, clients 1..1024);"
                   + " per-message work is an assumption")
-          .parameter(ParameterSpec.ofInt("clients", "client processes (tbench's nprocs)", 1, 1,
-              1_000_000))
-          .parameter(ParameterSpec.ofDuration(
-              "client_work",
-              "CPU work of a client between a reply and its next request, as time alone on a"
-                  + " full CPU; assumption",
-              "10us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "server_work",
-              "CPU work of a server between a request and its reply, as time alone on a full"
-                  + " CPU; assumption",
-              "10us", 1, 1_000_000_000L))
-          .parameter(ParameterSpec.ofDuration(
-              "warmup", "round trips whose request is sent before this time are not counted",
-              "0", 0, 1_000_000_000_000L))
+          .parameter(
+              ParameterSpec.ofInt("clients", "client processes (tbench's nprocs)", 1, 1, 1_000_000))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "client_work",
+                  "CPU work of a client between a reply and its next request, as time alone on a"
+                      + " full CPU; assumption",
+                  "10us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "server_work",
+                  "CPU work of a server between a request and its reply, as time alone on a full"
+                      + " CPU; assumption",
+                  "10us",
+                  1,
+                  1_000_000_000L))
+          .parameter(
+              ParameterSpec.ofDuration(
+                  "warmup",
+                  "round trips whose request is sent before this time are not counted",
+                  "0",
+                  0,
+                  1_000_000_000_000L))
           .parameter(WorkloadCpus.affinityParameter("clients and servers"))
           .build();
 
@@ -89,8 +98,12 @@ public final class TbenchWorkloadProvider implements WorkloadProvider {
   public Workload create(WorkloadContext context) {
     Parameters p = context.parameters();
     CpuMask affinity = WorkloadCpus.affinity(ID, context);
-    return new Tbench(affinity, p.getInt("clients"), p.getLong("client_work"),
-        p.getLong("server_work"), p.getLong("warmup"));
+    return new Tbench(
+        affinity,
+        p.getInt("clients"),
+        p.getLong("client_work"),
+        p.getLong("server_work"),
+        p.getLong("warmup"));
   }
 
   private static final class Tbench implements Workload {
@@ -130,14 +143,16 @@ public final class TbenchWorkloadProvider implements WorkloadProvider {
       for (int i = 0; i < serverTask.length; i++) {
         // The server's id is known before its client exists; the client records its own id in
         // its first step (the engine may run that step before spawn() returns).
-        serverTask[i] = host.spawn(
-            new TaskSpec("tbench/server/" + i, SchedPolicy.NORMAL, 0, affinity,
-                WorkClass.COMPUTE),
-            new Server(i), parentCpu);
+        serverTask[i] =
+            host.spawn(
+                new TaskSpec(
+                    "tbench/server/" + i, SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+                new Server(i),
+                parentCpu);
         host.spawn(
-            new TaskSpec("tbench/client/" + i, SchedPolicy.NORMAL, 0, affinity,
-                WorkClass.COMPUTE),
-            new Client(i), parentCpu);
+            new TaskSpec("tbench/client/" + i, SchedPolicy.NORMAL, 0, affinity, WorkClass.COMPUTE),
+            new Client(i),
+            parentCpu);
       }
     }
 

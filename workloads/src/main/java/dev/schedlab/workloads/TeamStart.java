@@ -9,13 +9,13 @@ import java.util.function.IntFunction;
  * The start of a thread team as a runtime creates it ({@code gomp_team_start()} in libgomp, {@code
  * ggml_threadpool_new()} in ggml): thread 0, the master, creates threads 1..n-1 one after another,
  * spending {@code createWork} of its own CPU time before each {@code pthread_create()}; each new
- * thread is placed by the fork path from the master's CPU at that instant. Then the master runs
- * its own program as thread 0.
+ * thread is placed by the fork path from the master's CPU at that instant. Then the master runs its
+ * own program as thread 0.
  *
- * <p>The created threads' programs should begin by waiting for the whole team (a barrier
- * generation without work, see {@link SpinThenBlockBarrier.Phases#work}): while the master is
- * still creating, the early threads spin and then sleep, their CPUs are idle again, and the fork
- * path sees them as such when it places the later ones, as on a real machine.
+ * <p>The created threads' programs should begin by waiting for the whole team (a barrier generation
+ * without work, see {@link SpinThenBlockBarrier.Phases#work}): while the master is still creating,
+ * the early threads spin and then sleep, their CPUs are idle again, and the fork path sees them as
+ * such when it places the later ones, as on a real machine.
  */
 final class TeamStart implements TaskProgram {
 
@@ -34,7 +34,10 @@ final class TeamStart implements TaskProgram {
    * @param program the program of thread {@code i}; {@code program.apply(0)} is the master's own
    */
   TeamStart(
-      int threads, double createWork, IntFunction<TaskSpec> spec, IntFunction<TaskProgram> program) {
+      int threads,
+      double createWork,
+      IntFunction<TaskSpec> spec,
+      IntFunction<TaskProgram> program) {
     this.threads = threads;
     this.createWork = createWork;
     this.spec = spec;

@@ -26,8 +26,12 @@ final class WorkloadCpus {
   /** The {@code policy} parameter: normal, batch or idle. */
   static ParameterSpec policyParameter(String what) {
     return ParameterSpec.ofChoice(
-        "policy", "scheduling policy of " + what + " (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE)",
-        "normal", "normal", "batch", "idle");
+        "policy",
+        "scheduling policy of " + what + " (SCHED_NORMAL, SCHED_BATCH, SCHED_IDLE)",
+        "normal",
+        "normal",
+        "batch",
+        "idle");
   }
 
   /**
@@ -47,14 +51,27 @@ final class WorkloadCpus {
       parsed = CpuMasks.parseCpuList(cpulist, topology.nrCpuIds());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          workload + ": " + parameter + "=" + cpulist + " is not a cpulist of this machine ("
-              + e.getMessage() + "); online CPUs: " + online.toCpuList(), e);
+          workload
+              + ": "
+              + parameter
+              + "="
+              + cpulist
+              + " is not a cpulist of this machine ("
+              + e.getMessage()
+              + "); online CPUs: "
+              + online.toCpuList(),
+          e);
     }
     MutableCpuMask allowed = parsed.mutableCopy();
     allowed.andWith(online);
     if (allowed.isEmpty()) {
       throw new IllegalArgumentException(
-          workload + ": " + parameter + "=" + cpulist + " holds no online CPU; online CPUs: "
+          workload
+              + ": "
+              + parameter
+              + "="
+              + cpulist
+              + " holds no online CPU; online CPUs: "
               + online.toCpuList());
     }
     return allowed.toImmutable();
@@ -66,7 +83,11 @@ final class WorkloadCpus {
    */
   static ImmutableCpuMask affinity(String workload, WorkloadContext context) {
     Topology topology = context.topology();
-    return affinity(workload, AFFINITY, context.parameters().getString(AFFINITY), topology,
+    return affinity(
+        workload,
+        AFFINITY,
+        context.parameters().getString(AFFINITY),
+        topology,
         topology.onlineMask());
   }
 
@@ -83,10 +104,10 @@ final class WorkloadCpus {
   }
 
   /**
-   * The CPUs of {@code cpus} in the order an OpenMP runtime spreads threads over cores
-   * ({@code OMP_PLACES=cores}, {@code OMP_PROC_BIND=spread}): the first CPU of every core in
-   * ascending order, then every core's second CPU, and so on. Thread {@code i} of a pinned run
-   * takes entry {@code i}, so one thread per core leaves the SMT siblings free.
+   * The CPUs of {@code cpus} in the order an OpenMP runtime spreads threads over cores ({@code
+   * OMP_PLACES=cores}, {@code OMP_PROC_BIND=spread}): the first CPU of every core in ascending
+   * order, then every core's second CPU, and so on. Thread {@code i} of a pinned run takes entry
+   * {@code i}, so one thread per core leaves the SMT siblings free.
    */
   static int[] spreadOrder(Topology topology, CpuMask cpus) {
     int count = cpus.weight();

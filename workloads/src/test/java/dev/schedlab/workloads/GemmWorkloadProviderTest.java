@@ -10,10 +10,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code wl.gemm}: one thread per SMT core of node 0 by default, pinned in spread order or
- * confined to the affinity list; the barrier releases exactly when the last thread arrives,
- * threads spin then sleep; the FLOP/s metric is completed chunks × chunk × clock × FLOP/cycle
- * over simulated time.
+ * {@code wl.gemm}: one thread per SMT core of node 0 by default, pinned in spread order or confined
+ * to the affinity list; the barrier releases exactly when the last thread arrives, threads spin
+ * then sleep; the FLOP/s metric is completed chunks × chunk × clock × FLOP/cycle over simulated
+ * time.
  */
 final class GemmWorkloadProviderTest {
 
@@ -48,7 +48,8 @@ final class GemmWorkloadProviderTest {
     assertThat(machine.tasks())
         .extracting(t -> t.spec().allowedCpus().toCpuList())
         .containsExactly("0", "1", "2", "3", "4", "5");
-    assertThat(machine.tasks()).extracting(IdealMachine.Task::parentCpu)
+    assertThat(machine.tasks())
+        .extracting(IdealMachine.Task::parentCpu)
         .containsExactly(0, 1, 2, 3, 4, 5);
   }
 
@@ -69,23 +70,28 @@ final class GemmWorkloadProviderTest {
     machine.runUntil(2 * MS);
 
     // Threads 0 and 1 sleep at 1 ms; thread 2 arrives at 2 ms and wakes them.
-    assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "block"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(1 * MS);
-    assertThat(machine.steps(2, "wake")).extracting(IdealMachine.Step::amount)
+    assertThat(machine.steps(2, "wake"))
+        .extracting(IdealMachine.Step::amount)
         .containsExactly(0.0, 1.0);
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 2 * MS);
-    assertThat(machine.steps(1, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(1, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 2 * MS);
-    assertThat(machine.steps(2, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(2, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 2 * MS);
   }
 
   @Test
   void barrier_wakeTree_releaserWakesTheFirstSleepersAndEachWokenOneItsChildren() {
     IdealMachine machine = IdealMachine.shape("1n1l8c1t");
-    machine.start(provider,
-        barrier("threads", "7", "chunk", "1ms", "spin", "0", "wake_fanout", "2"));
+    machine.start(
+        provider, barrier("threads", "7", "chunk", "1ms", "spin", "0", "wake_fanout", "2"));
     machine.setSpeed(6, 0.5);
     machine.runUntil(2 * MS + 1);
 
@@ -127,9 +133,11 @@ final class GemmWorkloadProviderTest {
     assertThat(machine.steps(0, "spin"))
         .extracting(IdealMachine.Step::timeNs, IdealMachine.Step::amount)
         .containsExactly(tuple(1 * MS, 100_000.0));
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 2 * MS);
-    assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "block"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(1_100_000L);
     WorkloadResult result = workload.result(2 * MS);
     assertThat(result.extra().get("barrier_sleep_fraction")).isEqualTo(0.5);
@@ -146,8 +154,7 @@ final class GemmWorkloadProviderTest {
 
     // One 2 ms spin from 1 ms; the release at 2.439024 ms ends it 100 ns later.
     assertThat(machine.steps(0, "block")).isEmpty();
-    assertThat(machine.steps(0, "spin")).extracting(IdealMachine.Step::amount)
-        .containsExactly(2e6);
+    assertThat(machine.steps(0, "spin")).extracting(IdealMachine.Step::amount).containsExactly(2e6);
     assertThat(machine.steps(0, "run").get(1).timeNs()).isEqualTo(2_439_124L);
     assertThat(machine.steps(0, "run").get(1).amount()).isEqualTo(1e6);
     WorkloadResult result = workload.result(3 * MS);
@@ -158,8 +165,9 @@ final class GemmWorkloadProviderTest {
   @Test
   void result_equalThreads_flopsAreChunksTimesChunkTimesClockTimesFlopPerCycle() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider, barrier("threads", "4", "chunk", "1ms", "affinity", "0-3"), 10_500_000);
+    WorkloadResult result =
+        machine.run(
+            provider, barrier("threads", "4", "chunk", "1ms", "affinity", "0-3"), 10_500_000);
 
     // Chunks end at 1, 2, ..., 10 ms: 40 chunks of 1e6 cycles at 16 FLOP/cycle in 10.5 ms.
     double expected = 40 * 1e6 * (2.0e9 / 1e9) * 16 / 0.0105;
@@ -187,8 +195,10 @@ final class GemmWorkloadProviderTest {
   void openblas_spin_panelWaitsForItsSlowestThreadOnly_noThreadEverBlocks() {
     // 4 threads: a 2 x 2 grid; panel 0 = threads 0, 1; panel 1 = threads 2, 3.
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    machine.start(provider, Map.of(
-        "threads", "4", "affinity", "0-3", "m", "2000", "n", "2000", "k", "4", "gemm_q", "1"));
+    machine.start(
+        provider,
+        Map.of(
+            "threads", "4", "affinity", "0-3", "m", "2000", "n", "2000", "k", "4", "gemm_q", "1"));
     machine.setSpeed(1, 0.5);
     machine.runUntil(1 * MS);
 
@@ -208,8 +218,22 @@ final class GemmWorkloadProviderTest {
   void openblas_criticalPath_isEachPanelStepsLastThread_itsLostWorkOverThePanelsStepTime() {
     // 2 x 2 grid; thread 1 runs at half speed, losing half of each run (IdealMachine's rule).
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    var workload = machine.start(provider, Map.of(
-        "threads", "4", "affinity", "0-3", "m", "2000", "n", "2000", "k", "4", "gemm_q", "1"));
+    var workload =
+        machine.start(
+            provider,
+            Map.of(
+                "threads",
+                "4",
+                "affinity",
+                "0-3",
+                "m",
+                "2000",
+                "n",
+                "2000",
+                "k",
+                "4",
+                "gemm_q",
+                "1"));
     machine.setSpeed(1, 0.5);
     machine.runUntil(1 * MS);
 
@@ -236,9 +260,26 @@ final class GemmWorkloadProviderTest {
   @Test
   void openblas_openmp_callEndSpinsThenSleeps_kStepsNeverSleep() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    var workload = machine.start(provider, Map.of(
-        "threads", "4", "affinity", "0-3", "m", "1000", "n", "1000", "k", "200",
-        "gemm_q", "100", "wait", "openmp", "gomp_spin", "10us"));
+    var workload =
+        machine.start(
+            provider,
+            Map.of(
+                "threads",
+                "4",
+                "affinity",
+                "0-3",
+                "m",
+                "1000",
+                "n",
+                "1000",
+                "k",
+                "200",
+                "gemm_q",
+                "100",
+                "wait",
+                "openmp",
+                "gomp_spin",
+                "10us"));
     machine.setSpeed(1, 0.5);
     machine.runUntil(20 * MS);
 
@@ -252,17 +293,30 @@ final class GemmWorkloadProviderTest {
     assertThat(machine.steps(0, "block")).isEmpty();
     assertThat(machine.steps(1, "block")).isEmpty();
     assertThat(machine.steps(2, "block")).hasSize((int) calls);
-    assertThat(machine.steps(2, "spin")).extracting(IdealMachine.Step::amount)
-        .contains(10_000.0);
+    assertThat(machine.steps(2, "spin")).extracting(IdealMachine.Step::amount).contains(10_000.0);
     assertThat(result.extra().get("call_end_sleeps")).isEqualTo(2 * calls);
   }
 
   @Test
   void openblas_result_flopsAreTheCompletedKStepsOverTime() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(provider, Map.of(
-        "threads", "4", "affinity", "0-3", "m", "1000", "n", "1000", "k", "1000",
-        "gemm_q", "100"), 10_500_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of(
+                "threads",
+                "4",
+                "affinity",
+                "0-3",
+                "m",
+                "1000",
+                "n",
+                "1000",
+                "k",
+                "1000",
+                "gemm_q",
+                "100"),
+            10_500_000);
 
     // 4 threads: 2 x 2 blocks of 500 x 500, 10 k-steps of 2*500*500*100 FLOP = 50 MFLOP each,
     // 1.5625 ms at 32 FLOP/ns: 6 completed k-steps per thread in 10.5 ms.

@@ -37,11 +37,21 @@ final class HackbenchWorkloadProviderTest {
   @Test
   void run_onePair_timeIsTheLastWritePlusItsRead() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider,
-        Map.of("groups", "1", "fds", "1", "loops", "10", "send_work", "3us", "receive_work",
-            "2us"),
-        1_000_000_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of(
+                "groups",
+                "1",
+                "fds",
+                "1",
+                "loops",
+                "10",
+                "send_work",
+                "3us",
+                "receive_work",
+                "2us"),
+            1_000_000_000);
 
     // Writes end at 3, 6, ..., 30 µs; the last read takes 2 µs more.
     assertThat(result.value()).isCloseTo(32e-6, within(1e-15));
@@ -50,11 +60,23 @@ final class HackbenchWorkloadProviderTest {
   @Test
   void run_smallBuffer_writerSleepsUntilTheReaderMakesRoom() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider,
-        Map.of("groups", "1", "fds", "1", "loops", "20", "datasize", "65536", "send_work", "1us",
-            "receive_work", "10us"),
-        1_000_000_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of(
+                "groups",
+                "1",
+                "fds",
+                "1",
+                "loops",
+                "20",
+                "datasize",
+                "65536",
+                "send_work",
+                "1us",
+                "receive_work",
+                "10us"),
+            1_000_000_000);
 
     // Three messages fit; the reader paces the run: read k ends at 1 + 10k µs.
     assertThat(result.extra().get("buffer_messages")).isEqualTo(3.0);
@@ -66,27 +88,39 @@ final class HackbenchWorkloadProviderTest {
   @Test
   void run_startPipe_parentForksEveryTaskAndTheyAllFinish() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider, Map.of("groups", "2", "fds", "3", "loops", "5", "start_pipe", "true"),
-        1_000_000_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of("groups", "2", "fds", "3", "loops", "5", "start_pipe", "true"),
+            1_000_000_000);
 
     // 12 children and the parent, which leaves once it has written the start byte.
     assertThat(machine.tasks()).hasSize(13);
     assertThat(machine.tasks())
         .allSatisfy(t -> assertThat(t.state()).isEqualTo(IdealMachine.State.EXITED));
-    assertThat(result.extra())
-        .containsEntry("completed", 1.0)
-        .containsEntry("messages", 90.0);
+    assertThat(result.extra()).containsEntry("completed", 1.0).containsEntry("messages", 90.0);
   }
 
   @Test
   void run_startPipe_clockStartsWithTheStartByte() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider,
-        Map.of("groups", "1", "fds", "1", "loops", "10", "send_work", "3us", "receive_work",
-            "2us", "start_pipe", "true"),
-        1_000_000_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of(
+                "groups",
+                "1",
+                "fds",
+                "1",
+                "loops",
+                "10",
+                "send_work",
+                "3us",
+                "receive_work",
+                "2us",
+                "start_pipe",
+                "true"),
+            1_000_000_000);
 
     // Both children wait for the start byte; from it, as without the protocol: 10 × 3 + 2 µs.
     assertThat(result.value()).isCloseTo(32e-6, within(1e-15));
@@ -102,11 +136,21 @@ final class HackbenchWorkloadProviderTest {
   @Test
   void result_runEndsFirst_reportsMessagesPerSecondAndNotCompleted() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider,
-        Map.of("groups", "1", "fds", "1", "loops", "10", "send_work", "3us", "receive_work",
-            "2us"),
-        20_000);
+    WorkloadResult result =
+        machine.run(
+            provider,
+            Map.of(
+                "groups",
+                "1",
+                "fds",
+                "1",
+                "loops",
+                "10",
+                "send_work",
+                "3us",
+                "receive_work",
+                "2us"),
+            20_000);
 
     // Reads of the messages written at 3, 6, ..., 18 µs have ended by 20 µs: 6 messages.
     assertThat(result.metric()).isEqualTo("throughput");

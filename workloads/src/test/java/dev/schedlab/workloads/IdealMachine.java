@@ -22,13 +22,13 @@ import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 
 /**
- * An idealised machine that runs task programs for workload tests: every runnable task has a CPU
- * of its own, {@code run(work)} takes {@code work / speed} ns (speed 1 unless a test sets it), a
- * woken task runs again {@link #wakeLatencyNs} later (0 by default), and time jumps from event to
- * event. It keeps the engine's contract: one ending per step, wakes and spawns before it, and a
- * wake of a task that is not blocked is remembered and consumed by its next block, except that a
- * wake of a task in a {@code spin()} step ends the step {@link #wakeLatencyNs} later (or when the
- * spin runs out, if sooner) and is consumed. Spin steps are traced as {@code spin}.
+ * An idealised machine that runs task programs for workload tests: every runnable task has a CPU of
+ * its own, {@code run(work)} takes {@code work / speed} ns (speed 1 unless a test sets it), a woken
+ * task runs again {@link #wakeLatencyNs} later (0 by default), and time jumps from event to event.
+ * It keeps the engine's contract: one ending per step, wakes and spawns before it, and a wake of a
+ * task that is not blocked is remembered and consumed by its next block, except that a wake of a
+ * task in a {@code spin()} step ends the step {@link #wakeLatencyNs} later (or when the spin runs
+ * out, if sooner) and is consumed. Spin steps are traced as {@code spin}.
  */
 final class IdealMachine {
 
@@ -61,9 +61,10 @@ final class IdealMachine {
     long dueNs;
     double speed = 1;
     long token;
+
     /**
-     * Lost work by {@link dev.schedlab.spi.LostWork} ordinal: a run at speed below 1 loses
-     * {@code (1 - speed)} of its time to {@code SIBLING_TASK}, charged when the run starts.
+     * Lost work by {@link dev.schedlab.spi.LostWork} ordinal: a run at speed below 1 loses {@code
+     * (1 - speed)} of its time to {@code SIBLING_TASK}, charged when the run starts.
      */
     final double[] lostWork = new double[dev.schedlab.spi.LostWork.COUNT];
 
@@ -96,9 +97,11 @@ final class IdealMachine {
 
   private final Topology topology;
   private final PriorityQueue<Event> events =
-      new PriorityQueue<>((a, b) -> a.timeNs != b.timeNs
-          ? Long.compare(a.timeNs, b.timeNs)
-          : Long.compare(a.sequence, b.sequence));
+      new PriorityQueue<>(
+          (a, b) ->
+              a.timeNs != b.timeNs
+                  ? Long.compare(a.timeNs, b.timeNs)
+                  : Long.compare(a.sequence, b.sequence));
   private final List<Task> tasks = new ArrayList<>();
   private final List<Step> trace = new ArrayList<>();
   private final Control control = new Control();

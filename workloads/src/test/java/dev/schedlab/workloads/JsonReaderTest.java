@@ -16,23 +16,22 @@ final class JsonReaderTest {
 
   @Test
   void parse_nestedDocument_keepsKeyOrderAndTypes() {
-    Object value = JsonReader.parse(
-        "{\"b\": 1, \"a\": [true, null, -2.5e1, \"x\\n\\u0041\"], \"c\": {}}");
+    Object value =
+        JsonReader.parse("{\"b\": 1, \"a\": [true, null, -2.5e1, \"x\\n\\u0041\"], \"c\": {}}");
 
     assertThat(value).isInstanceOf(Map.class);
     @SuppressWarnings("unchecked")
     Map<String, Object> map = (Map<String, Object>) value;
     assertThat(map.keySet()).containsExactly("b", "a", "c");
     assertThat(map.get("b")).isEqualTo(1L);
-    assertThat(map.get("a"))
-        .isEqualTo(List.of(true, JsonReader.NULL, -25.0, "x\nA"));
+    assertThat(map.get("a")).isEqualTo(List.of(true, JsonReader.NULL, -25.0, "x\nA"));
     assertThat(map.get("c")).isEqualTo(Map.of());
   }
 
   @Test
   void parse_comments_areSkipped() {
-    Object value = JsonReader.parse(
-        "// rt-app file\n{ /* tasks */ \"run\" : 10, // ten\n \"sleep\": 5 }");
+    Object value =
+        JsonReader.parse("// rt-app file\n{ /* tasks */ \"run\" : 10, // ten\n \"sleep\": 5 }");
 
     assertThat(value).isEqualTo(Map.of("run", 10L, "sleep", 5L));
   }
@@ -83,8 +82,9 @@ final class JsonReaderTest {
   @Test
   void parse_integerOutOfRange_isNamed() {
     assertThatThrownBy(() -> JsonReader.parse("{\"run\": 99999999999999999999}"))
-        .hasMessage("invalid JSON at line 1, column 9: integer 99999999999999999999 is out of"
-            + " range (-9223372036854775808..9223372036854775807)");
+        .hasMessage(
+            "invalid JSON at line 1, column 9: integer 99999999999999999999 is out of"
+                + " range (-9223372036854775808..9223372036854775807)");
   }
 
   @Test

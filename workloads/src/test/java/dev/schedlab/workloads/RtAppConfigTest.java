@@ -3,9 +3,9 @@ package dev.schedlab.workloads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.schedlab.workloads.RtAppConfig.EventKind;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.workloads.RtAppConfig.EventKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +19,9 @@ final class RtAppConfigTest {
 
   @Test
   void parse_phasedTask_keepsPhasesEventsAndUnits() {
-    RtAppConfig config = RtAppConfig.parse("""
+    RtAppConfig config =
+        RtAppConfig.parse(
+            """
         {
           "tasks": {
             "worker": {
@@ -34,7 +36,8 @@ final class RtAppConfigTest {
           },
           "global": { "duration": 2, "calibration": "CPU0", "logdir": "./" }
         }
-        """, topology);
+        """,
+            topology);
 
     assertThat(config.durationNs()).isEqualTo(2_000_000_000L);
     RtAppConfig.TaskDef task = config.tasks().get(0);
@@ -46,44 +49,53 @@ final class RtAppConfigTest {
     assertThat(task.delayNs()).isEqualTo(100_000);
     assertThat(task.phases()).extracting(RtAppConfig.Phase::name).containsExactly("p1", "p2");
     assertThat(task.phases().get(0).loops()).isEqualTo(3);
-    assertThat(task.phases().get(0).events()).containsExactly(
-        new RtAppConfig.Event(EventKind.RUN, 1_000_000, null, false),
-        new RtAppConfig.Event(EventKind.SLEEP, 2_000_000, null, false));
-    assertThat(task.phases().get(1).events()).containsExactly(
-        new RtAppConfig.Event(EventKind.RUNTIME, 500_000, null, false),
-        new RtAppConfig.Event(EventKind.TIMER, 10_000_000, "unique", true),
-        new RtAppConfig.Event(EventKind.BARRIER, 0, "sync", false));
+    assertThat(task.phases().get(0).events())
+        .containsExactly(
+            new RtAppConfig.Event(EventKind.RUN, 1_000_000, null, false),
+            new RtAppConfig.Event(EventKind.SLEEP, 2_000_000, null, false));
+    assertThat(task.phases().get(1).events())
+        .containsExactly(
+            new RtAppConfig.Event(EventKind.RUNTIME, 500_000, null, false),
+            new RtAppConfig.Event(EventKind.TIMER, 10_000_000, "unique", true),
+            new RtAppConfig.Event(EventKind.BARRIER, 0, "sync", false));
   }
 
   @Test
   void parse_suffixedEventsWithoutPhases_runInFileOrderForEver() {
-    RtAppConfig config = RtAppConfig.parse(
-        "{\"tasks\": {\"t\": {\"run0\": 10, \"sleep_a\": 20, \"run1\": 30, \"sleep0\": 0}}}",
-        topology);
+    RtAppConfig config =
+        RtAppConfig.parse(
+            "{\"tasks\": {\"t\": {\"run0\": 10, \"sleep_a\": 20, \"run1\": 30, \"sleep0\": 0}}}",
+            topology);
 
     RtAppConfig.TaskDef task = config.tasks().get(0);
     assertThat(task.loops()).isEqualTo(-1);
     assertThat(task.policy()).isEqualTo(SchedPolicy.NORMAL);
     assertThat(task.cpus()).isNull();
-    assertThat(task.phases()).singleElement().satisfies(phase ->
-        assertThat(phase.events()).extracting(RtAppConfig.Event::kind)
-            .containsExactly(EventKind.RUN, EventKind.SLEEP, EventKind.RUN));
+    assertThat(task.phases())
+        .singleElement()
+        .satisfies(
+            phase ->
+                assertThat(phase.events())
+                    .extracting(RtAppConfig.Event::kind)
+                    .containsExactly(EventKind.RUN, EventKind.SLEEP, EventKind.RUN));
     assertThat(config.durationNs()).isEqualTo(Long.MAX_VALUE);
   }
 
   @Test
   void parse_defaultPolicyIdle_appliesToTasksWithoutPolicy() {
-    RtAppConfig config = RtAppConfig.parse(
-        "{\"tasks\": {\"t\": {\"run\": 10}}, \"global\": {\"default_policy\": \"SCHED_IDLE\"}}",
-        topology);
+    RtAppConfig config =
+        RtAppConfig.parse(
+            "{\"tasks\": {\"t\": {\"run\": 10}}, \"global\": {\"default_policy\": \"SCHED_IDLE\"}}",
+            topology);
 
     assertThat(config.tasks().get(0).policy()).isEqualTo(SchedPolicy.IDLE);
   }
 
   @Test
   void parse_lockEvent_isRejectedNamingTheKeyAndTheSupportedEvents() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"lock\": \"m\", \"run\": 10}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse("{\"tasks\": {\"t\": {\"lock\": \"m\", \"run\": 10}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("task \"t\": unsupported key \"lock\"")
         .hasMessageContaining("instance, loop, policy")
@@ -92,17 +104,21 @@ final class RtAppConfigTest {
 
   @Test
   void parse_unsupportedEventInPhase_isRejectedNamingThePhase() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1, \"signal\": \"x\"}}}}}",
-            topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"run\": 1, \"signal\": \"x\"}}}}}",
+                    topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("task \"t\" phase \"p\": unsupported key \"signal\"");
   }
 
   @Test
   void parse_fifoPolicy_isRejectedListingTheFairPolicies() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"run\": 10}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"run\": 10}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"SCHED_FIFO\"")
         .hasMessageContaining("SCHED_OTHER, SCHED_BATCH, SCHED_IDLE");
@@ -110,16 +126,21 @@ final class RtAppConfigTest {
 
   @Test
   void parse_cpuOutsideTheMachine_isRejectedListingOnlineCpus() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"cpus\": [0, 8], \"run\": 10}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"cpus\": [0, 8], \"run\": 10}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("names CPU 8: online CPUs are 0-7");
   }
 
   @Test
   void parse_unknownGlobalKey_isRejected() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"run\": 10}}, \"global\": {\"frequency\": 1}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"run\": 10}}, \"global\": {\"frequency\": 1}}",
+                    topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"global\": unsupported key \"frequency\"")
         .hasMessageContaining("duration, default_policy");
@@ -127,40 +148,49 @@ final class RtAppConfigTest {
 
   @Test
   void parse_phaseThatTakesNoTime_isRejected() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"barrier\": \"b\", \"sleep\": 0}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"barrier\": \"b\", \"sleep\": 0}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("takes no time");
   }
 
   @Test
   void parse_phasesAndTaskEventsTogether_areRejected() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"run\": 1, \"phases\": {\"p\": {\"run\": 1}}}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"run\": 1, \"phases\": {\"p\": {\"run\": 1}}}}}",
+                    topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("both \"phases\" and events");
   }
 
   @Test
   void parse_cpusInsideAPhase_isRejectedPointingToTheTask() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"cpus\": [1], \"run\": 1}}}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"cpus\": [1], \"run\": 1}}}}}",
+                    topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"cpus\" inside a phase is not supported");
   }
 
   @Test
   void parse_fractionalRun_isRejectedAsNotAnInteger() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"run\": 1.5}}}", topology))
+    assertThatThrownBy(() -> RtAppConfig.parse("{\"tasks\": {\"t\": {\"run\": 1.5}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("task \"t\" \"run\" is 1.5: expected an integer");
   }
 
   @Test
   void parse_timerWithoutPeriod_isRejected() {
-    assertThatThrownBy(() -> RtAppConfig.parse(
-            "{\"tasks\": {\"t\": {\"run\": 1, \"timer\": {\"ref\": \"a\"}}}}", topology))
+    assertThatThrownBy(
+            () ->
+                RtAppConfig.parse(
+                    "{\"tasks\": {\"t\": {\"run\": 1, \"timer\": {\"ref\": \"a\"}}}}", topology))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("needs \"ref\" and \"period\"");
   }

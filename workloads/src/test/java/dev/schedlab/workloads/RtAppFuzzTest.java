@@ -12,14 +12,15 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 
 /**
- * Fuzzing the rt-app reader ({@link RtAppConfig#parse}, through Jackson) with valid files
- * mutated (JSON punctuation, digits, key fragments and comment starts inserted, deleted or
- * replaced) and with random text: it returns or throws {@link IllegalArgumentException} with a
- * one-line message; nothing else escapes (no Jackson exception, no arithmetic overflow).
+ * Fuzzing the rt-app reader ({@link RtAppConfig#parse}, through Jackson) with valid files mutated
+ * (JSON punctuation, digits, key fragments and comment starts inserted, deleted or replaced) and
+ * with random text: it returns or throws {@link IllegalArgumentException} with a one-line message;
+ * nothing else escapes (no Jackson exception, no arithmetic overflow).
  */
 final class RtAppFuzzTest {
 
-  private static final String VALID = """
+  private static final String VALID =
+      """
       {
         "tasks": {
           "worker": {
@@ -43,15 +44,17 @@ final class RtAppFuzzTest {
 
   @Provide
   Arbitrary<String> files() {
-    Arbitrary<String> mutated = Combinators.combine(
-            Arbitraries.integers().between(0, 100_000),
-            Arbitraries.strings().withChars(ALPHABET).ofMaxLength(8),
-            Arbitraries.integers().between(0, 10))
-        .as((at, insert, delete) -> {
-          int p = at % (VALID.length() + 1);
-          int d = Math.min(delete, VALID.length() - p);
-          return VALID.substring(0, p) + insert + VALID.substring(p + d);
-        });
+    Arbitrary<String> mutated =
+        Combinators.combine(
+                Arbitraries.integers().between(0, 100_000),
+                Arbitraries.strings().withChars(ALPHABET).ofMaxLength(8),
+                Arbitraries.integers().between(0, 10))
+            .as(
+                (at, insert, delete) -> {
+                  int p = at % (VALID.length() + 1);
+                  int d = Math.min(delete, VALID.length() - p);
+                  return VALID.substring(0, p) + insert + VALID.substring(p + d);
+                });
     return Arbitraries.frequencyOf(
         Tuple.of(6, mutated),
         Tuple.of(2, Arbitraries.strings().withChars(ALPHABET).ofMaxLength(60)),

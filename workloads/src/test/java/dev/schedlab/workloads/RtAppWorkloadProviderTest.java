@@ -24,8 +24,7 @@ final class RtAppWorkloadProviderTest {
 
   private static final long US = 1_000;
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
 
   private final IdealMachine machine = IdealMachine.shape("1n1l4c2t");
 
@@ -48,22 +47,25 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void run_timerWithSlack_sleepsToTheEndOfEachPeriod() {
-    WorkloadResult result = run(
-        "{\"tasks\": {\"t\": {\"run\": 3, \"timer\": {\"ref\": \"unique\", \"period\": 10}}}}",
-        95 * US);
+    WorkloadResult result =
+        run(
+            "{\"tasks\": {\"t\": {\"run\": 3, \"timer\": {\"ref\": \"unique\", \"period\": 10}}}}",
+            95 * US);
 
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
-        .containsExactly(0L, 10 * US, 20 * US, 30 * US, 40 * US, 50 * US, 60 * US, 70 * US,
-            80 * US, 90 * US);
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::timeNs)
+        .containsExactly(
+            0L, 10 * US, 20 * US, 30 * US, 40 * US, 50 * US, 60 * US, 70 * US, 80 * US, 90 * US);
     assertThat(result.extra().get("timer_slack_mean_us")).isEqualTo(7.0);
     assertThat(result.extra().get("timer_late_fraction")).isZero();
   }
 
   @Test
   void run_lateRelativeTimer_restartsFromNow() {
-    WorkloadResult result = run(
-        "{\"tasks\": {\"t\": {\"run\": 15, \"timer\": {\"ref\": \"unique\", \"period\": 10}}}}",
-        45 * US);
+    WorkloadResult result =
+        run(
+            "{\"tasks\": {\"t\": {\"run\": 15, \"timer\": {\"ref\": \"unique\", \"period\": 10}}}}",
+            45 * US);
 
     // Reached at 15, 30, 45 µs with period ends 10, 25, 40: always 5 µs late.
     assertThat(result.extra().get("timer_late_fraction")).isEqualTo(1.0);
@@ -72,10 +74,11 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void run_lateAbsoluteTimer_keepsItsSchedule() {
-    WorkloadResult result = run(
-        "{\"tasks\": {\"t\": {\"run\": 15, \"timer\": {\"ref\": \"unique\", \"period\": 10,"
-            + " \"mode\": \"absolute\"}}}}",
-        45 * US);
+    WorkloadResult result =
+        run(
+            "{\"tasks\": {\"t\": {\"run\": 15, \"timer\": {\"ref\": \"unique\", \"period\": 10,"
+                + " \"mode\": \"absolute\"}}}}",
+            45 * US);
 
     // Reached at 15, 30, 45 µs with period ends 10, 20, 30: 5, 10, 15 µs late.
     assertThat(result.extra().get("timer_slack_mean_us")).isEqualTo(-10.0);
@@ -83,14 +86,17 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void run_barrier_fastTaskWaitsForTheSlowOneEveryLoop() {
-    WorkloadResult result = run(
-        "{\"tasks\": {\"fast\": {\"run\": 1, \"barrier\": \"b\"},"
-            + " \"slow\": {\"run\": 3, \"barrier\": \"b\"}}}",
-        30 * US);
+    WorkloadResult result =
+        run(
+            "{\"tasks\": {\"fast\": {\"run\": 1, \"barrier\": \"b\"},"
+                + " \"slow\": {\"run\": 3, \"barrier\": \"b\"}}}",
+            30 * US);
 
-    assertThat(machine.steps(0, "block")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "block"))
+        .extracting(IdealMachine.Step::timeNs)
         .startsWith(1 * US, 4 * US, 7 * US);
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .startsWith(0L, 3 * US, 6 * US, 9 * US);
     assertThat(result.extra().get("loops")).isEqualTo(20.0);
   }
@@ -99,16 +105,20 @@ final class RtAppWorkloadProviderTest {
   void run_runtime_staysBusyInSlicesUntilWallTimeHasPassed() {
     run("{\"tasks\": {\"t\": {\"runtime\": 120, \"sleep\": 10}}}", 125 * US);
 
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::amount)
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::amount)
         .containsExactly(50_000.0, 50_000.0, 20_000.0);
-    assertThat(machine.steps(0, "sleep")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(0, "sleep"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(120 * US);
   }
 
   @Test
   void run_globalDuration_tasksExitAfterIt() {
-    run("{\"tasks\": {\"t\": {\"run\": 100000, \"sleep\": 100000}},"
-        + " \"global\": {\"duration\": 1}}", 2_000_000 * US);
+    run(
+        "{\"tasks\": {\"t\": {\"run\": 100000, \"sleep\": 100000}},"
+            + " \"global\": {\"duration\": 1}}",
+        2_000_000 * US);
 
     assertThat(machine.task(0).state()).isEqualTo(IdealMachine.State.EXITED);
     assertThat(machine.task(0).exitNs()).isEqualTo(1_000_000 * US);
@@ -116,10 +126,11 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void run_finiteLoops_taskExitsAfterItsPasses() {
-    WorkloadResult result = run(
-        "{\"tasks\": {\"t\": {\"loop\": 2, \"phases\": {\"a\": {\"loop\": 3, \"run\": 1},"
-            + " \"b\": {\"sleep\": 5}}}}}",
-        1_000 * US);
+    WorkloadResult result =
+        run(
+            "{\"tasks\": {\"t\": {\"loop\": 2, \"phases\": {\"a\": {\"loop\": 3, \"run\": 1},"
+                + " \"b\": {\"sleep\": 5}}}}}",
+            1_000 * US);
 
     assertThat(result.extra().get("loops")).isEqualTo(8.0);
     assertThat(machine.task(0).exitNs()).isEqualTo(16 * US);
@@ -127,17 +138,22 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void start_instancesPolicyNiceCpusAndDelay_shapeTheTasks() {
-    run("{\"tasks\": {\"w\": {\"instance\": 2, \"policy\": \"SCHED_IDLE\", \"priority\": 10,"
-        + " \"cpus\": [2, 3], \"delay\": 50, \"run\": 10}}}", 55 * US);
+    run(
+        "{\"tasks\": {\"w\": {\"instance\": 2, \"policy\": \"SCHED_IDLE\", \"priority\": 10,"
+            + " \"cpus\": [2, 3], \"delay\": 50, \"run\": 10}}}",
+        55 * US);
 
     assertThat(machine.tasks()).extracting(t -> t.spec().name()).containsExactly("w-0", "w-1");
-    assertThat(machine.tasks()).allSatisfy(t -> {
-      assertThat(t.spec().policy()).isEqualTo(SchedPolicy.IDLE);
-      assertThat(t.spec().nice()).isEqualTo(10);
-      assertThat(t.spec().allowedCpus().toCpuList()).isEqualTo("2-3");
-      assertThat(t.parentCpu()).isEqualTo(2);
-    });
-    assertThat(machine.steps(0, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.tasks())
+        .allSatisfy(
+            t -> {
+              assertThat(t.spec().policy()).isEqualTo(SchedPolicy.IDLE);
+              assertThat(t.spec().nice()).isEqualTo(10);
+              assertThat(t.spec().allowedCpus().toCpuList()).isEqualTo("2-3");
+              assertThat(t.parentCpu()).isEqualTo(2);
+            });
+    assertThat(machine.steps(0, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(50 * US);
   }
 
@@ -145,16 +161,19 @@ final class RtAppWorkloadProviderTest {
   void create_fileParameter_readsTheFile() throws IOException {
     Path file = directory.resolve("a.json");
     Files.writeString(file, "{\"tasks\": {\"t\": {\"run\": 1, \"sleep\": 9}}}");
-    WorkloadResult result = machine.run(
-        new RtAppWorkloadProvider(), Map.of("file", file.toString()), 1_000 * US);
+    WorkloadResult result =
+        machine.run(new RtAppWorkloadProvider(), Map.of("file", file.toString()), 1_000 * US);
 
     assertThat(result.extra().get("loops")).isEqualTo(100.0);
   }
 
   @Test
   void create_missingFile_isRejectedNamingIt() {
-    assertThatThrownBy(() -> machine.start(
-            new RtAppWorkloadProvider(), Map.of("file", directory.resolve("no.json").toString())))
+    assertThatThrownBy(
+            () ->
+                machine.start(
+                    new RtAppWorkloadProvider(),
+                    Map.of("file", directory.resolve("no.json").toString())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("wl.rtapp: cannot read file=")
         .hasMessageContaining("no.json: no such file or directory")
@@ -163,21 +182,22 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void create_directoryOrBinaryFile_plainWords() throws Exception {
-    assertThatThrownBy(() -> machine.start(
-            new RtAppWorkloadProvider(), Map.of("file", directory.toString())))
+    assertThatThrownBy(
+            () -> machine.start(new RtAppWorkloadProvider(), Map.of("file", directory.toString())))
         .hasMessageEndingWith(": is a directory");
     Path binary = Files.write(directory.resolve("bin.json"), new byte[] {'{', (byte) 0xff, '}'});
-    assertThatThrownBy(() -> machine.start(
-            new RtAppWorkloadProvider(), Map.of("file", binary.toString())))
+    assertThatThrownBy(
+            () -> machine.start(new RtAppWorkloadProvider(), Map.of("file", binary.toString())))
         .hasMessageEndingWith("bin.json: not UTF-8 text");
   }
 
   @Test
   void create_endlessDevice_isRefusedBySize() {
-    assertThatThrownBy(() -> machine.start(
-            new RtAppWorkloadProvider(), Map.of("file", "/dev/zero")))
-        .hasMessage("wl.rtapp: file=/dev/zero is larger than 16 MiB; rt-app descriptions are a"
-            + " few KiB");
+    assertThatThrownBy(
+            () -> machine.start(new RtAppWorkloadProvider(), Map.of("file", "/dev/zero")))
+        .hasMessage(
+            "wl.rtapp: file=/dev/zero is larger than 16 MiB; rt-app descriptions are a"
+                + " few KiB");
   }
 
   @Test
@@ -189,8 +209,10 @@ final class RtAppWorkloadProviderTest {
 
   @Test
   void create_unsupportedEvent_messageNamesWorkloadAndFile() {
-    assertThatThrownBy(() -> RtAppWorkloadProvider.create(
-            "{\"tasks\": {\"t\": {\"mem\": 10}}}", "x.json", machine.topology()))
+    assertThatThrownBy(
+            () ->
+                RtAppWorkloadProvider.create(
+                    "{\"tasks\": {\"t\": {\"mem\": 10}}}", "x.json", machine.topology()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("wl.rtapp: x.json: task \"t\": unsupported key \"mem\"");
   }

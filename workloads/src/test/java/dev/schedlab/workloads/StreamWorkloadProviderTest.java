@@ -91,10 +91,12 @@ final class StreamWorkloadProviderTest {
     // The created threads wait at the team barrier: no chunk before the master arrives.
     assertThat(machine.steps(1, "run")).isEmpty();
     machine.runUntil(3_500);
-    assertThat(machine.tasks()).extracting(t -> t.spawnNs)
+    assertThat(machine.tasks())
+        .extracting(t -> t.spawnNs)
         .containsExactly(0L, 1_000L, 2_000L, 3_000L);
     // The master arrives after its last pthread_create(): the init loop starts at 3 µs.
-    assertThat(machine.steps(1, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(1, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(3_000L);
   }
 
@@ -112,8 +114,8 @@ final class StreamWorkloadProviderTest {
     assertThat(result.extra().get("avg_triad_gbs")).isCloseTo(64.0, within(1e-9));
     assertThat(result.extra().get("completed_iterations")).isEqualTo(3.0);
     assertThat(result.extra().get("stream_done_ms")).isCloseTo(0.0205, within(1e-12));
-    assertThat(machine.tasks()).allSatisfy(
-        t -> assertThat(t.state()).isEqualTo(IdealMachine.State.EXITED));
+    assertThat(machine.tasks())
+        .allSatisfy(t -> assertThat(t.state()).isEqualTo(IdealMachine.State.EXITED));
   }
 
   @Test

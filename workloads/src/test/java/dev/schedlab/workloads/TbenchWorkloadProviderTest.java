@@ -19,8 +19,8 @@ final class TbenchWorkloadProviderTest {
   @Test
   void run_onePair_aRoundTripIsClientWorkPlusServerWork() {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
-    WorkloadResult result = machine.run(
-        provider, Map.of("client_work", "10us", "server_work", "5us"), 997_000);
+    WorkloadResult result =
+        machine.run(provider, Map.of("client_work", "10us", "server_work", "5us"), 997_000);
 
     // Requests leave at 10, 25, 40, ... µs (every 15 µs); replies come 5 µs later, at 15 + 15k
     // µs: 66 of them by 997 µs (the last at 990 µs).

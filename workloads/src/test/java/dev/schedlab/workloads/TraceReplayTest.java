@@ -21,17 +21,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code wl.trace} replays: a task forked by the trace starts where its parent's program forks
- * it, a woken task waits for its waker to reach the recorded point of its work (later when the
- * waker runs slower), a timed sleep lasts its recorded length, and the metric is the time the
- * last program ended; the provider reads a trace or a program file and names the recording.
+ * {@code wl.trace} replays: a task forked by the trace starts where its parent's program forks it,
+ * a woken task waits for its waker to reach the recorded point of its work (later when the waker
+ * runs slower), a timed sleep lasts its recorded length, and the metric is the time the last
+ * program ended; the provider reads a trace or a program file and names the recording.
  */
 final class TraceReplayTest {
 
   private static final long US = 1_000;
 
-  @TempDir
-  Path directory;
+  @TempDir Path directory;
 
   private Path resource(String name) throws IOException {
     Path path = directory.resolve(name);
@@ -47,8 +46,7 @@ final class TraceReplayTest {
   }
 
   @Test
-  void replay_ownCpuEach_followsTheRecordedStepsAndEndsWhenTheLastProgramDoes()
-      throws IOException {
+  void replay_ownCpuEach_followsTheRecordedStepsAndEndsWhenTheLastProgramDoes() throws IOException {
     IdealMachine machine = IdealMachine.shape("1n1l4c1t");
     Workload workload = replay(machine, "small-ftrace.txt");
     machine.runUntil(2_000 * US);
@@ -56,16 +54,21 @@ final class TraceReplayTest {
 
     // bash (task 0) forks the worker (task 2) at once and wakes it after 300 µs of work; the
     // worker blocked after its own 190 µs and runs its last 90 µs from the wake.
-    assertThat(machine.steps(2, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(2, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 300 * US);
     assertThat(machine.task(2).exitNs()).isEqualTo(390 * US);
-    assertThat(machine.steps(0, "sleep")).extracting(IdealMachine.Step::amount)
+    assertThat(machine.steps(0, "sleep"))
+        .extracting(IdealMachine.Step::amount)
         .containsExactly(150_000.0);
     assertThat(result.metric()).isEqualTo("time");
     // The last to end is the kworker: first switched in at 600 µs, it sleeps until then.
     assertThat(result.value()).isCloseTo(600e-6, within(1e-12));
-    assertThat(result.extra()).containsEntry("completed", 1.0).containsEntry("edges", 1.0)
-        .containsEntry("edge_wakes", 1.0).containsEntry("tasks", 3.0);
+    assertThat(result.extra())
+        .containsEntry("completed", 1.0)
+        .containsEntry("edges", 1.0)
+        .containsEntry("edge_wakes", 1.0)
+        .containsEntry("tasks", 3.0);
   }
 
   @Test
@@ -75,7 +78,8 @@ final class TraceReplayTest {
     machine.setSpeed(0, 0.5);
     machine.runUntil(2_000 * US);
 
-    assertThat(machine.steps(2, "run")).extracting(IdealMachine.Step::timeNs)
+    assertThat(machine.steps(2, "run"))
+        .extracting(IdealMachine.Step::timeNs)
         .containsExactly(0L, 600 * US);
     assertThat(machine.task(2).exitNs()).isEqualTo(690 * US);
   }
@@ -102,18 +106,23 @@ final class TraceReplayTest {
     }
     TraceWorkloadProvider provider = new TraceWorkloadProvider();
 
-    WorkloadResult fromTrace = IdealMachine.shape("1n1l4c1t")
-        .run(provider, Map.of("file", trace.toString()), 2_000 * US);
-    WorkloadResult fromProgram = IdealMachine.shape("1n1l4c1t")
-        .run(provider, Map.of("file", program.toString()), 2_000 * US);
+    WorkloadResult fromTrace =
+        IdealMachine.shape("1n1l4c1t").run(provider, Map.of("file", trace.toString()), 2_000 * US);
+    WorkloadResult fromProgram =
+        IdealMachine.shape("1n1l4c1t")
+            .run(provider, Map.of("file", program.toString()), 2_000 * US);
 
     assertThat(fromProgram).isEqualTo(fromTrace);
-    assertThat(provider.describe(
-            Parameters.resolve(provider.descriptor(), Map.of("file", program.toString()))))
-        .isEqualTo("replay of " + trace + " (perf script, recorded on testbox, Intel(R) Xeon(R)"
-            + " CPU E5-2680 v4 @ 2.40GHz, Linux 6.1.0-13-amd64 (capacity and SMT not known:"
-            + " work = CPU time), 2 CPUs, 0.001 s): 3 tasks, 4 bursts, 1 wake edges, 2 timed"
-            + " wakeups, 1 forks, 1 exits");
+    assertThat(
+            provider.describe(
+                Parameters.resolve(provider.descriptor(), Map.of("file", program.toString()))))
+        .isEqualTo(
+            "replay of "
+                + trace
+                + " (perf script, recorded on testbox, Intel(R) Xeon(R)"
+                + " CPU E5-2680 v4 @ 2.40GHz, Linux 6.1.0-13-amd64 (capacity and SMT not known:"
+                + " work = CPU time), 2 CPUs, 0.001 s): 3 tasks, 4 bursts, 1 wake edges, 2 timed"
+                + " wakeups, 1 forks, 1 exits");
   }
 
   @Test
@@ -123,10 +132,12 @@ final class TraceReplayTest {
     Files.writeString(empty, "");
 
     assertThatThrownBy(() -> IdealMachine.shape("1n1l2c1t").run(provider, Map.of(), US))
-        .hasMessage("wl.trace: parameter file is required: a perf script or ftrace text file,"
-            + " or a schedlab trace import program (-W file=trace.txt)");
-    assertThatThrownBy(() -> IdealMachine.shape("1n1l2c1t")
-            .run(provider, Map.of("file", empty.toString()), US))
+        .hasMessage(
+            "wl.trace: parameter file is required: a perf script or ftrace text file,"
+                + " or a schedlab trace import program (-W file=trace.txt)");
+    assertThatThrownBy(
+            () ->
+                IdealMachine.shape("1n1l2c1t").run(provider, Map.of("file", empty.toString()), US))
         .hasMessageStartingWith("wl.trace: " + empty + " is empty");
   }
 

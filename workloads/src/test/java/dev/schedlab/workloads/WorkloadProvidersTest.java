@@ -12,23 +12,32 @@ import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The nine workloads are found through {@link ServiceLoader}, describe themselves with a source
- * and described parameters, and every one but rt-app and the trace replay (which need a file)
- * starts with its defaults on a small SMT machine and reports a metric.
+ * The nine workloads are found through {@link ServiceLoader}, describe themselves with a source and
+ * described parameters, and every one but rt-app and the trace replay (which need a file) starts
+ * with its defaults on a small SMT machine and reports a metric.
  */
 final class WorkloadProvidersTest {
 
-  private static final List<String> IDS = List.of(
-      "wl.build", "wl.gemm", "wl.hackbench", "wl.inference", "wl.rtapp", "wl.schbench",
-      "wl.stream", "wl.tbench", "wl.trace");
+  private static final List<String> IDS =
+      List.of(
+          "wl.build",
+          "wl.gemm",
+          "wl.hackbench",
+          "wl.inference",
+          "wl.rtapp",
+          "wl.schbench",
+          "wl.stream",
+          "wl.tbench",
+          "wl.trace");
 
   @Test
   void serviceLoader_classPath_findsEveryWorkload() {
-    List<String> ids = ServiceLoader.load(WorkloadProvider.class).stream()
-        .map(p -> p.get().id())
-        .filter(id -> id.startsWith("wl."))
-        .sorted()
-        .toList();
+    List<String> ids =
+        ServiceLoader.load(WorkloadProvider.class).stream()
+            .map(p -> p.get().id())
+            .filter(id -> id.startsWith("wl."))
+            .sorted()
+            .toList();
 
     assertThat(ids).isEqualTo(IDS);
   }
@@ -50,7 +59,8 @@ final class WorkloadProvidersTest {
   @Test
   void defaults_everyWorkloadButRtAppAndTrace_startsAndReports() {
     for (WorkloadProvider provider : ServiceLoader.load(WorkloadProvider.class)) {
-      if (!provider.id().startsWith("wl.") || provider.id().equals("wl.rtapp")
+      if (!provider.id().startsWith("wl.")
+          || provider.id().equals("wl.rtapp")
           || provider.id().equals("wl.trace")) {
         continue;
       }
@@ -65,8 +75,8 @@ final class WorkloadProvidersTest {
 
   @Test
   void defaults_rtApp_asksForItsFile() {
-    assertThatThrownBy(() -> IdealMachine.shape("1n2l4c2t")
-            .start(new RtAppWorkloadProvider(), Map.of()))
+    assertThatThrownBy(
+            () -> IdealMachine.shape("1n2l4c2t").start(new RtAppWorkloadProvider(), Map.of()))
         .hasMessageContaining("wl.rtapp: parameter file is required");
   }
 }

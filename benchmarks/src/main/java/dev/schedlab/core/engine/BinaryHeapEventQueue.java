@@ -6,10 +6,10 @@ import java.util.NoSuchElementException;
  * The engine's event queue before the four-ary heap (sched-core's {@code HeapEventQueue}), kept
  * here as the baseline of {@link EventQueueBenchmark}.
  *
- * <p>Original description:
- * A binary min-heap over parallel arrays: times and (priority, sequence) keys are primitive, so
- * comparing allocates nothing and touches no event object. Slotted entries (see {@link
- * #addOrMove}) know their heap position, so they are moved or removed in place in O(log n).
+ * <p>Original description: A binary min-heap over parallel arrays: times and (priority, sequence)
+ * keys are primitive, so comparing allocates nothing and touches no event object. Slotted entries
+ * (see {@link #addOrMove}) know their heap position, so they are moved or removed in place in O(log
+ * n).
  */
 final class BinaryHeapEventQueue implements EventQueue {
 
@@ -18,10 +18,13 @@ final class BinaryHeapEventQueue implements EventQueue {
   private long[] times = new long[1024];
   private long[] keys = new long[1024];
   private Event[] events = new Event[1024];
+
   /** The slot of each heap entry, or -1. */
   private int[] slots = new int[1024];
+
   /** The heap index of each slot's pending entry, or -1. */
   private int[] positions = new int[0];
+
   private int size;
 
   @Override

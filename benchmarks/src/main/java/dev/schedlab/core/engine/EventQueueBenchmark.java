@@ -16,18 +16,18 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The engine's event queue under the engine's event mix: one fired event and what the engine
- * schedules after it, per operation. Every CPU has a slotted timer ({@link Event.CpuTimer}, the
- * end of the running task's step or its next speed change), re-armed when it fires at 1 µs to
- * 2 ms ahead (spins to GEMM chunks); half the fired timers also move another CPU's timer (a
- * wakeup or a sibling's speed change re-arms it), one in eight removes one (the CPU went idle)
- * and a removed timer is re-armed by a later move; one in five adds an unslotted event 1-50 µs
- * ahead (an IPI, a sleep end, a phase end); the jiffy tick is re-added every millisecond.
+ * schedules after it, per operation. Every CPU has a slotted timer ({@link Event.CpuTimer}, the end
+ * of the running task's step or its next speed change), re-armed when it fires at 1 µs to 2 ms
+ * ahead (spins to GEMM chunks); half the fired timers also move another CPU's timer (a wakeup or a
+ * sibling's speed change re-arms it), one in eight removes one (the CPU went idle) and a removed
+ * timer is re-armed by a later move; one in five adds an unslotted event 1-50 µs ahead (an IPI, a
+ * sleep end, a phase end); the jiffy tick is re-added every millisecond.
  *
  * <p>{@code fourAry} is sched-core's {@link HeapEventQueue}; {@code binary} is the binary heap it
- * replaced ({@link BinaryHeapEventQueue}, a copy kept here). Both see the same random stream
- * (fixed seed), so they do the same work; set-up checks that they pop the same events in the same
- * order. This class sits in the engine's package because the queue is package-private there; the
- * package's {@code package-info.java} is sched-core's.
+ * replaced ({@link BinaryHeapEventQueue}, a copy kept here). Both see the same random stream (fixed
+ * seed), so they do the same work; set-up checks that they pop the same events in the same order.
+ * This class sits in the engine's package because the queue is package-private there; the package's
+ * {@code package-info.java} is sched-core's.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -109,13 +109,17 @@ public class EventQueueBenchmark {
       return;
     }
     int cpu = timer.cpu();
-    events.addOrMove(cpu, now + 1_000 + random.nextLong(2_000_000), TIMER_PRIORITY, sequence++,
-        timer);
+    events.addOrMove(
+        cpu, now + 1_000 + random.nextLong(2_000_000), TIMER_PRIORITY, sequence++, timer);
     int draw = random.nextInt(40);
     if (draw < 20) {
       int other = random.nextInt(timers.length);
-      events.addOrMove(other, now + 1_000 + random.nextLong(2_000_000), TIMER_PRIORITY,
-          sequence++, timers[other]);
+      events.addOrMove(
+          other,
+          now + 1_000 + random.nextLong(2_000_000),
+          TIMER_PRIORITY,
+          sequence++,
+          timers[other]);
     } else if (draw < 25) {
       events.remove(random.nextInt(timers.length));
     }

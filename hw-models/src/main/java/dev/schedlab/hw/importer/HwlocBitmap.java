@@ -34,8 +34,8 @@ record HwlocBitmap(BitSet bits, boolean infinite) {
     }
     int finiteWords = words.length - start;
     if (finiteWords * 32 > MAX_BITS + 32) {
-      throw new IllegalArgumentException("bitmap \"" + abbreviate(trimmed) + "\" is wider than "
-          + MAX_BITS + " bits");
+      throw new IllegalArgumentException(
+          "bitmap \"" + abbreviate(trimmed) + "\" is wider than " + MAX_BITS + " bits");
     }
     BitSet bits = new BitSet();
     for (int i = start; i < words.length; i++) {
@@ -56,8 +56,8 @@ record HwlocBitmap(BitSet bits, boolean infinite) {
       for (int b = 0; b < 32; b++) {
         if ((value >>> b & 1) != 0) {
           if (shift + b >= MAX_BITS) {
-            throw new IllegalArgumentException("bitmap sets bit " + (shift + b)
-                + "; at most " + MAX_BITS + " CPUs are supported");
+            throw new IllegalArgumentException(
+                "bitmap sets bit " + (shift + b) + "; at most " + MAX_BITS + " CPUs are supported");
           }
           bits.set(shift + b);
         }

@@ -25,18 +25,18 @@ import org.w3c.dom.Node;
  *
  * <ul>
  *   <li>CPUs: every {@code PU} object (its {@code os_index}); CPUs in the root's {@code
- *       complete_cpuset} without a PU object are offline; the root's {@code allowed_cpuset}
- *       decides {@link CpuRecord#allowed()}.
+ *       complete_cpuset} without a PU object are offline; the root's {@code allowed_cpuset} decides
+ *       {@link CpuRecord#allowed()}.
  *   <li>Cores: the nearest {@code Core} ancestor (the PU itself when there is none).
  *   <li>Packages: the nearest {@code Package} (v1 also {@code Socket}); the whole machine when
  *       there is none. Dies: the nearest {@code Die}.
  *   <li>LLC: the highest-level data or unified cache above the PU (v2 {@code L3Cache}, v1 {@code
  *       Cache depth="3"}; instruction caches are ignored).
- *   <li>Clusters: a {@code Group} with {@code subtype="Cluster"}, else the L2 cache above the PU
- *       (a cluster whose L2 is private is simply the core).
+ *   <li>Clusters: a {@code Group} with {@code subtype="Cluster"}, else the L2 cache above the PU (a
+ *       cluster whose L2 is private is simply the core).
  *   <li>NUMA nodes: every {@code NUMANode} object (memory children in v2, parents in v1); a PU
- *       belongs to the node whose cpuset contains it (the lowest {@code os_index} when several
- *       do, as with MCDRAM next to DDR), or to none (node -1).
+ *       belongs to the node whose cpuset contains it (the lowest {@code os_index} when several do,
+ *       as with MCDRAM next to DDR), or to none (node -1).
  *   <li>Distances: v2 {@code distances2} of type NUMANode (latency kind preferred), v1 {@code
  *       distances} (relative values × {@code latency_base}).
  *   <li>Capacity: v2 {@code cpukind} {@code LinuxCapacity}; else {@code FrequencyMaxMHz} relative
@@ -48,8 +48,8 @@ import org.w3c.dom.Node;
  * <p>Every object with CPUs must have a {@code cpuset}; a child's cpuset must lie inside its
  * parent's, and siblings' cpusets must not overlap. Any violation, malformed XML, a DOCTYPE with
  * entity declarations, or a wrong root element ends the import with one {@link
- * TopologyImportException} naming the file and the problem. I/O objects (PCI, OS devices, Misc)
- * are skipped.
+ * TopologyImportException} naming the file and the problem. I/O objects (PCI, OS devices, Misc) are
+ * skipped.
  */
 public final class HwlocXmlImporter {
 
@@ -64,9 +64,25 @@ public final class HwlocXmlImporter {
   private static final Set<String> IO_TYPES =
       Set.of("Bridge", "PCIDev", "OSDev", "Misc", "MemCache");
   private static final Set<String> CPU_TYPES =
-      Set.of("System", "Machine", "Package", "Socket", "Die", "Group", "Core", "PU", "Cache",
-          "NUMANode", "L1Cache", "L2Cache", "L3Cache", "L4Cache", "L5Cache", "L1iCache",
-          "L2iCache", "L3iCache");
+      Set.of(
+          "System",
+          "Machine",
+          "Package",
+          "Socket",
+          "Die",
+          "Group",
+          "Core",
+          "PU",
+          "Cache",
+          "NUMANode",
+          "L1Cache",
+          "L2Cache",
+          "L3Cache",
+          "L4Cache",
+          "L5Cache",
+          "L1iCache",
+          "L2iCache",
+          "L3iCache");
 
   /** Nesting bound of hwloc objects, as the rt-app reader bounds JSON nesting. */
   static final int MAX_OBJECT_DEPTH = 256;
@@ -114,52 +130,11 @@ public final class HwlocXmlImporter {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** One hwloc object, CPU side or memory side. */
-  private static final class Obj {
-    final Element element;
-    final String type;
-    final Obj parent;
-    final List<Obj> children = new ArrayList<>();
-    final List<Obj> memoryChildren = new ArrayList<>();
-    BitSet cpuset;
-    int osIndex = -1;
-
-    Obj(Element element, String type, Obj parent) {
-      this.element = element;
-      this.type = type;
-      this.parent = parent;
-    }
-
-    String subtype() {
-      return element.getAttribute("subtype");
-    }
-
-    boolean isDataCache() {
-      if (type.equals("Cache")) {
-        return !element.getAttribute("cache_type").equals("2");
-      }
-      return type.matches("L[1-5]Cache") && !element.getAttribute("cache_type").equals("2");
-    }
-
-    int cacheLevel() {
-      if (type.equals("Cache")) {
-        return Integer.parseInt(element.getAttribute("depth").trim());
-      }
-      return type.charAt(1) - '0';
-    }
-
-    String describe() {
-      return type + (osIndex >= 0 ? " (os_index " + osIndex + ")" : "")
-          + (element.hasAttribute("gp_index")
-              ? " [gp_index " + element.getAttribute("gp_index") + "]" : "");
-    }
-  }
-
   private String source;
   private boolean v2;
-  private final List<Obj> pus = new ArrayList<>();
-  private final List<Obj> numaNodes = new ArrayList<>();
-  private final List<Obj> dataCaches = new ArrayList<>();
+  private final List<HwlocObject> pus = new ArrayList<>();
+  private final List<HwlocObject> numaNodes = new ArrayList<>();
+  private final List<HwlocObject> dataCaches = new ArrayList<>();
 
   private ImportedTopology read(Document document, String sourceName) {
     this.source = sourceName;
@@ -183,7 +158,7 @@ public final class HwlocXmlImporter {
     if (top == null) {
       throw fail("<topology> has no <object> child");
     }
-    Obj machine = build(top, null, 1);
+    HwlocObject machine = build(top, null, 1);
     if (machine == null || machine.cpuset == null) {
       throw fail("the top object is not a machine with a cpuset");
     }
@@ -193,30 +168,45 @@ public final class HwlocXmlImporter {
     return assemble(root, machine);
   }
 
-  private Obj build(Element element, Obj parent, int depth) {
+  private HwlocObject build(Element element, HwlocObject parent, int depth) {
     if (depth > MAX_OBJECT_DEPTH) {
-      throw fail("objects nested deeper than " + MAX_OBJECT_DEPTH + " levels (under "
-          + parent.describe() + "); hwloc exports nest about 10");
+      throw fail(
+          "objects nested deeper than "
+              + MAX_OBJECT_DEPTH
+              + " levels (under "
+              + parent.describe()
+              + "); hwloc exports nest about 10");
     }
     String type = element.getAttribute("type");
     if (IO_TYPES.contains(type)) {
       return null;
     }
     if (!CPU_TYPES.contains(type)) {
-      throw fail("object type \"" + type + "\"" + (parent == null ? "" : " under "
-          + parent.describe()) + " is not an hwloc object type");
+      throw fail(
+          "object type \""
+              + type
+              + "\""
+              + (parent == null ? "" : " under " + parent.describe())
+              + " is not an hwloc object type");
     }
-    Obj obj = new Obj(element, type, parent);
+    HwlocObject obj = new HwlocObject(element, type, parent);
     if (element.hasAttribute("os_index")) {
       obj.osIndex = parseInt(element.getAttribute("os_index"), obj, "os_index");
       if (obj.osIndex < 0) {
-        throw fail(type + " os_index \"" + element.getAttribute("os_index") + "\" is negative;"
-            + " allowed 0 and above (the kernel's CPU or node number)");
+        throw fail(
+            type
+                + " os_index \""
+                + element.getAttribute("os_index")
+                + "\" is negative;"
+                + " allowed 0 and above (the kernel's CPU or node number)");
       }
     }
     if (!element.hasAttribute("cpuset")) {
-      throw fail("object " + obj.describe() + (parent == null ? "" : " under " + parent.describe())
-          + " has no cpuset attribute");
+      throw fail(
+          "object "
+              + obj.describe()
+              + (parent == null ? "" : " under " + parent.describe())
+              + " has no cpuset attribute");
     }
     obj.cpuset = bitmap(element.getAttribute("cpuset"), obj, "cpuset", false);
     switch (type) {
@@ -238,20 +228,27 @@ public final class HwlocXmlImporter {
         }
     }
     BitSet normalUnion = new BitSet();
-    List<Obj> normalSeen = new ArrayList<>();
+    List<HwlocObject> normalSeen = new ArrayList<>();
     for (Element child : childElements(element, "object")) {
-      Obj c = build(child, obj, depth + 1);
+      HwlocObject c = build(child, obj, depth + 1);
       if (c == null) {
         continue;
       }
       if (!isSubset(c.cpuset, obj.cpuset)) {
-        throw fail("cpuset of " + c.describe() + " (" + child.getAttribute("cpuset")
-            + ") is not inside its parent " + obj.describe() + " ("
-            + element.getAttribute("cpuset") + ")");
+        throw fail(
+            "cpuset of "
+                + c.describe()
+                + " ("
+                + child.getAttribute("cpuset")
+                + ") is not inside its parent "
+                + obj.describe()
+                + " ("
+                + element.getAttribute("cpuset")
+                + ")");
       }
       boolean memory = v2 && c.type.equals("NUMANode");
       if (memory) {
-        for (Obj other : obj.memoryChildren) {
+        for (HwlocObject other : obj.memoryChildren) {
           if (other.cpuset.intersects(c.cpuset) && !other.cpuset.equals(c.cpuset)) {
             throw overlap(other, c);
           }
@@ -259,7 +256,7 @@ public final class HwlocXmlImporter {
         obj.memoryChildren.add(c);
       } else {
         if (normalUnion.intersects(c.cpuset)) {
-          for (Obj other : normalSeen) {
+          for (HwlocObject other : normalSeen) {
             if (other.cpuset.intersects(c.cpuset)) {
               throw overlap(other, c);
             }
@@ -273,42 +270,55 @@ public final class HwlocXmlImporter {
     return obj;
   }
 
-  private void registerPu(Obj pu) {
+  private void registerPu(HwlocObject pu) {
     if (pu.osIndex < 0) {
-      throw fail("PU without os_index" + (pu.parent == null ? "" : " under "
-          + pu.parent.describe()));
+      throw fail(
+          "PU without os_index" + (pu.parent == null ? "" : " under " + pu.parent.describe()));
     }
     BitSet self = new BitSet();
     self.set(pu.osIndex);
     if (!pu.cpuset.equals(self)) {
-      throw fail("PU os_index " + pu.osIndex + " has cpuset " + pu.element.getAttribute("cpuset")
-          + ", expected exactly CPU " + pu.osIndex);
+      throw fail(
+          "PU os_index "
+              + pu.osIndex
+              + " has cpuset "
+              + pu.element.getAttribute("cpuset")
+              + ", expected exactly CPU "
+              + pu.osIndex);
     }
     pus.add(pu);
   }
 
-  private TopologyImportException overlap(Obj a, Obj b) {
+  private TopologyImportException overlap(HwlocObject a, HwlocObject b) {
     BitSet common = (BitSet) a.cpuset.clone();
     common.and(b.cpuset);
-    return fail("cpusets of " + a.describe() + " and " + b.describe() + " overlap (CPU "
-        + common.nextSetBit(0) + ")");
+    return fail(
+        "cpusets of "
+            + a.describe()
+            + " and "
+            + b.describe()
+            + " overlap (CPU "
+            + common.nextSetBit(0)
+            + ")");
   }
 
-  private ImportedTopology assemble(Element root, Obj machine) {
+  private ImportedTopology assemble(Element root, HwlocObject machine) {
     BitSet puSet = new BitSet();
-    for (Obj pu : pus) {
+    for (HwlocObject pu : pus) {
       if (puSet.get(pu.osIndex)) {
         throw fail("PU os_index " + pu.osIndex + " appears twice");
       }
       puSet.set(pu.osIndex);
     }
-    BitSet complete = machine.element.hasAttribute("complete_cpuset")
-        ? bitmap(machine.element.getAttribute("complete_cpuset"), machine, "complete_cpuset", false)
-        : (BitSet) puSet.clone();
+    BitSet complete =
+        machine.element.hasAttribute("complete_cpuset")
+            ? bitmap(
+                machine.element.getAttribute("complete_cpuset"), machine, "complete_cpuset", false)
+            : (BitSet) puSet.clone();
     BitSet allowed = null;
     if (machine.element.hasAttribute("allowed_cpuset")) {
-      HwlocBitmap parsed = parseBitmap(machine.element.getAttribute("allowed_cpuset"), machine,
-          "allowed_cpuset");
+      HwlocBitmap parsed =
+          parseBitmap(machine.element.getAttribute("allowed_cpuset"), machine, "allowed_cpuset");
       allowed = parsed.infinite() ? null : parsed.bits();
     }
     int maxCpu = Math.max(puSet.length(), complete.length());
@@ -323,15 +333,15 @@ public final class HwlocXmlImporter {
     out.nodes(nodeIds, distances(root, machine, nodeIds));
 
     Map<Integer, Integer> capacity = capacities(root, puSet, out);
-    Obj machineKey = machine;
-    for (Obj pu : pus) {
-      Obj core = pu;
-      Obj pkg = null;
-      Obj die = null;
-      Obj cluster = null;
-      Obj l2 = null;
-      Obj llc = null;
-      for (Obj a = pu.parent; a != null; a = a.parent) {
+    HwlocObject machineKey = machine;
+    for (HwlocObject pu : pus) {
+      HwlocObject core = pu;
+      HwlocObject pkg = null;
+      HwlocObject die = null;
+      HwlocObject cluster = null;
+      HwlocObject l2 = null;
+      HwlocObject llc = null;
+      for (HwlocObject a = pu.parent; a != null; a = a.parent) {
         switch (a.type) {
           case "Core":
             if (core == pu) {
@@ -368,8 +378,15 @@ public final class HwlocXmlImporter {
       if (cluster == null) {
         cluster = l2;
       }
-      out.online(pu.osIndex, pkg != null ? pkg : machineKey, die, llc, cluster, core,
-          nodeOf(pu.osIndex), capacity.getOrDefault(pu.osIndex, 1024),
+      out.online(
+          pu.osIndex,
+          pkg != null ? pkg : machineKey,
+          die,
+          llc,
+          cluster,
+          core,
+          nodeOf(pu.osIndex),
+          capacity.getOrDefault(pu.osIndex, 1024),
           allowed == null || allowed.get(pu.osIndex));
     }
     for (int cpu = complete.nextSetBit(0); cpu >= 0; cpu = complete.nextSetBit(cpu + 1)) {
@@ -378,10 +395,11 @@ public final class HwlocXmlImporter {
       }
     }
     if (complete.cardinality() > puSet.cardinality()) {
-      out.note("CPUs in complete_cpuset without a PU object are offline (or were disallowed and"
-          + " dropped at export; hwloc does not say which)");
+      out.note(
+          "CPUs in complete_cpuset without a PU object are offline (or were disallowed and"
+              + " dropped at export; hwloc does not say which)");
     }
-    for (Obj cache : dataCaches) {
+    for (HwlocObject cache : dataCaches) {
       BitSet cpus = (BitSet) cache.cpuset.clone();
       cpus.and(puSet);
       long size = 0;
@@ -397,7 +415,7 @@ public final class HwlocXmlImporter {
 
   private int nodeOf(int cpu) {
     int best = -1;
-    for (Obj node : numaNodes) {
+    for (HwlocObject node : numaNodes) {
       if (node.cpuset.get(cpu) && (best < 0 || node.osIndex < best)) {
         best = node.osIndex;
       }
@@ -407,7 +425,7 @@ public final class HwlocXmlImporter {
 
   // --- distances ---------------------------------------------------------------------------------
 
-  private int[][] distances(Element root, Obj machine, int[] nodeIds) {
+  private int[][] distances(Element root, HwlocObject machine, int[] nodeIds) {
     if (nodeIds.length == 0) {
       return null;
     }
@@ -418,8 +436,11 @@ public final class HwlocXmlImporter {
     }
     int n = nodeIds.length;
     if (byOs.size() != n || !byOs.keySet().containsAll(toList(nodeIds))) {
-      throw fail("the NUMA distance table covers nodes " + byOs.keySet()
-          + " but the topology has nodes " + toList(nodeIds));
+      throw fail(
+          "the NUMA distance table covers nodes "
+              + byOs.keySet()
+              + " but the topology has nodes "
+              + toList(nodeIds));
     }
     int[][] table = new int[n][n];
     for (int i = 0; i < n; i++) {
@@ -427,8 +448,14 @@ public final class HwlocXmlImporter {
         double v = values[byOs.get(nodeIds[i])][byOs.get(nodeIds[j])];
         long rounded = Math.round(v);
         if (!(v > 0) || Math.abs(v - rounded) > 1e-6 || rounded > Integer.MAX_VALUE) {
-          throw fail("NUMA distance " + v + " between nodes " + nodeIds[i] + " and " + nodeIds[j]
-              + " is not a positive integer");
+          throw fail(
+              "NUMA distance "
+                  + v
+                  + " between nodes "
+                  + nodeIds[i]
+                  + " and "
+                  + nodeIds[j]
+                  + " is not a positive integer");
         }
         table[i][j] = (int) rounded;
       }
@@ -442,8 +469,10 @@ public final class HwlocXmlImporter {
       if (!d.getAttribute("type").equals("NUMANode")) {
         continue;
       }
-      long kind = d.getAttribute("kind").trim().matches("\\d+")
-          ? Long.parseLong(d.getAttribute("kind").trim()) : 0;
+      long kind =
+          d.getAttribute("kind").trim().matches("\\d+")
+              ? Long.parseLong(d.getAttribute("kind").trim())
+              : 0;
       boolean latency = d.getAttribute("name").equals("NUMALatency") || (kind & 4) != 0;
       if (chosen == null || latency) {
         chosen = d;
@@ -470,10 +499,10 @@ public final class HwlocXmlImporter {
     boolean gp = chosen.getAttribute("indexing").equals("gp");
     Map<Long, Integer> osOfGp = new HashMap<>();
     if (gp) {
-      for (Obj node : numaNodes) {
+      for (HwlocObject node : numaNodes) {
         if (node.element.hasAttribute("gp_index")) {
-          osOfGp.put(parseLong(node.element.getAttribute("gp_index"), node, "gp_index"),
-              node.osIndex);
+          osOfGp.put(
+              parseLong(node.element.getAttribute("gp_index"), node, "gp_index"), node.osIndex);
         }
       }
     }
@@ -494,12 +523,12 @@ public final class HwlocXmlImporter {
     return m;
   }
 
-  private double[][] distancesV1(Obj machine, Map<Integer, Integer> byOs) {
+  private double[][] distancesV1(HwlocObject machine, Map<Integer, Integer> byOs) {
     Element chosen = null;
-    Obj holder = null;
-    List<Obj> stack = new ArrayList<>(List.of(machine));
+    HwlocObject holder = null;
+    List<HwlocObject> stack = new ArrayList<>(List.of(machine));
     while (!stack.isEmpty() && chosen == null) {
-      Obj o = stack.remove(0);
+      HwlocObject o = stack.remove(0);
       for (Element d : childElements(o.element, "distances")) {
         chosen = d;
         holder = o;
@@ -516,15 +545,22 @@ public final class HwlocXmlImporter {
       try {
         base = Double.parseDouble(chosen.getAttribute("latency_base").trim());
       } catch (NumberFormatException e) {
-        throw fail("distances latency_base \"" + chosen.getAttribute("latency_base")
-            + "\" is not a number");
+        throw fail(
+            "distances latency_base \""
+                + chosen.getAttribute("latency_base")
+                + "\" is not a number");
       }
     }
-    List<Obj> nodesInOrder = new ArrayList<>();
+    List<HwlocObject> nodesInOrder = new ArrayList<>();
     collectNodes(holder, nodesInOrder);
     if (nodesInOrder.size() != n) {
-      throw fail("v1 distances has nbobjs=" + n + " but " + nodesInOrder.size()
-          + " NUMANode objects lie below " + holder.describe());
+      throw fail(
+          "v1 distances has nbobjs="
+              + n
+              + " but "
+              + nodesInOrder.size()
+              + " NUMANode objects lie below "
+              + holder.describe());
     }
     List<Element> latencies = childElements(chosen, "latency");
     if (latencies.size() != n * n) {
@@ -545,22 +581,21 @@ public final class HwlocXmlImporter {
     return m;
   }
 
-  private static void collectNodes(Obj o, List<Obj> into) {
+  private static void collectNodes(HwlocObject o, List<HwlocObject> into) {
     if (o.type.equals("NUMANode")) {
       into.add(o);
     }
-    for (Obj m : o.memoryChildren) {
+    for (HwlocObject m : o.memoryChildren) {
       collectNodes(m, into);
     }
-    for (Obj c : o.children) {
+    for (HwlocObject c : o.children) {
       collectNodes(c, into);
     }
   }
 
   // --- capacity ---------------------------------------------------------------------------------
 
-  private Map<Integer, Integer> capacities(
-      Element root, BitSet puSet, TopologyAssembler out) {
+  private Map<Integer, Integer> capacities(Element root, BitSet puSet, TopologyAssembler out) {
     record Kind(BitSet cpus, long efficiency, Map<String, String> info) {}
     List<Kind> kinds = new ArrayList<>();
     for (Element k : childElements(root, "cpukind")) {
@@ -568,8 +603,10 @@ public final class HwlocXmlImporter {
         throw fail("cpukind without cpuset");
       }
       BitSet cpus = bitmap(k.getAttribute("cpuset"), null, "cpukind cpuset", false);
-      long efficiency = k.getAttribute("forced_efficiency").trim().matches("-?\\d+")
-          ? Long.parseLong(k.getAttribute("forced_efficiency").trim()) : kinds.size();
+      long efficiency =
+          k.getAttribute("forced_efficiency").trim().matches("-?\\d+")
+              ? Long.parseLong(k.getAttribute("forced_efficiency").trim())
+              : kinds.size();
       Map<String, String> info = new LinkedHashMap<>();
       for (Element i : childElements(k, "info")) {
         info.put(i.getAttribute("name"), i.getAttribute("value").trim());
@@ -610,11 +647,15 @@ public final class HwlocXmlImporter {
     List<Long> ranks = kinds.stream().map(Kind::efficiency).distinct().sorted().toList();
     for (Kind k : kinds) {
       int below = ranks.size() - 1 - ranks.indexOf(k.efficiency());
-      fill(capacity, k.cpus(),
+      fill(
+          capacity,
+          k.cpus(),
           (int) Math.max(1, Math.round(1024 * Math.pow(efficiencyKindCapacity, below))));
     }
-    out.note("capacity assumed: " + efficiencyKindCapacity
-        + " per cpukind efficiency rank below the top (the file gives no capacity or frequency)");
+    out.note(
+        "capacity assumed: "
+            + efficiencyKindCapacity
+            + " per cpukind efficiency rank below the top (the file gives no capacity or frequency)");
     return capacity;
   }
 
@@ -626,17 +667,20 @@ public final class HwlocXmlImporter {
 
   // --- info -------------------------------------------------------------------------------------
 
-  private void collectInfo(Obj machine, TopologyAssembler out) {
-    List<Obj> queue = new ArrayList<>(List.of(machine));
+  private void collectInfo(HwlocObject machine, TopologyAssembler out) {
+    List<HwlocObject> queue = new ArrayList<>(List.of(machine));
     while (!queue.isEmpty()) {
-      Obj o = queue.remove(0);
-      if (o.type.equals("Machine") || o.type.equals("System") || o.type.equals("Package")
+      HwlocObject o = queue.remove(0);
+      if (o.type.equals("Machine")
+          || o.type.equals("System")
+          || o.type.equals("Package")
           || o.type.equals("Socket")) {
         for (Element i : childElements(o.element, "info")) {
           String name = i.getAttribute("name");
-          if (name.matches("CPUModel|CPUVendor|CPUFamilyNumber|CPUModelNumber|OSName|OSRelease"
-              + "|HostName|Architecture|DMIProductName|DMISysVendor|Backend|hwlocVersion"
-              + "|CPUImplementer|CPUPart")) {
+          if (name.matches(
+              "CPUModel|CPUVendor|CPUFamilyNumber|CPUModelNumber|OSName|OSRelease"
+                  + "|HostName|Architecture|DMIProductName|DMISysVendor|Backend|hwlocVersion"
+                  + "|CPUImplementer|CPUPart")) {
             out.info(name, i.getAttribute("value").trim());
           }
         }
@@ -647,16 +691,18 @@ public final class HwlocXmlImporter {
 
   // --- helpers ----------------------------------------------------------------------------------
 
-  private BitSet bitmap(String text, Obj obj, String attribute, boolean allowInfinite) {
+  private BitSet bitmap(String text, HwlocObject obj, String attribute, boolean allowInfinite) {
     HwlocBitmap parsed = parseBitmap(text, obj, attribute);
     if (parsed.infinite() && !allowInfinite) {
-      throw fail(attribute + (obj == null ? "" : " of " + obj.describe())
-          + " is infinite (0xf...f), which a CPU set cannot be");
+      throw fail(
+          attribute
+              + (obj == null ? "" : " of " + obj.describe())
+              + " is infinite (0xf...f), which a CPU set cannot be");
     }
     return parsed.bits();
   }
 
-  private HwlocBitmap parseBitmap(String text, Obj obj, String attribute) {
+  private HwlocBitmap parseBitmap(String text, HwlocObject obj, String attribute) {
     try {
       return HwlocBitmap.parse(text);
     } catch (IllegalArgumentException e) {
@@ -664,21 +710,29 @@ public final class HwlocXmlImporter {
     }
   }
 
-  private int parseInt(String text, Obj obj, String what) {
+  private int parseInt(String text, HwlocObject obj, String what) {
     long v = parseLong(text, obj, what);
     if (v > Integer.MAX_VALUE || v < Integer.MIN_VALUE) {
-      throw fail(what + (obj == null ? "" : " of " + obj.describe()) + " \"" + text
-          + "\" is out of range");
+      throw fail(
+          what
+              + (obj == null ? "" : " of " + obj.describe())
+              + " \""
+              + text
+              + "\" is out of range");
     }
     return (int) v;
   }
 
-  private long parseLong(String text, Obj obj, String what) {
+  private long parseLong(String text, HwlocObject obj, String what) {
     try {
       return Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw fail(what + (obj == null ? "" : " of " + obj.describe()) + " \"" + text
-          + "\" is not an integer");
+      throw fail(
+          what
+              + (obj == null ? "" : " of " + obj.describe())
+              + " \""
+              + text
+              + "\" is not an integer");
     }
   }
 

@@ -199,13 +199,13 @@ public final class ImportedTopology {
    * rule, because the builder gives every possible CPU a place:
    *
    * <ul>
-   *   <li>an online CPU of no known node joins the lowest node that has CPUs: x86 Linux moves
-   *       the CPUs of a memoryless or offline node to the nearest online node in the same way
-   *       ({@code init_cpu_to_node()});
-   *   <li>an offline CPU, whose place no source reports, joins package, die and LLC 0 as a core
-   *       of its own, on the lowest node; the domain builder never sees it, since domains cover
-   *       online CPUs only and it compares the cluster and LLC masks on online CPUs (in the
-   *       kernel an offline CPU is in no online CPU's masks).
+   *   <li>an online CPU of no known node joins the lowest node that has CPUs: x86 Linux moves the
+   *       CPUs of a memoryless or offline node to the nearest online node in the same way ({@code
+   *       init_cpu_to_node()});
+   *   <li>an offline CPU, whose place no source reports, joins package, die and LLC 0 as a core of
+   *       its own, on the lowest node; the domain builder never sees it, since domains cover online
+   *       CPUs only and it compares the cluster and LLC masks on online CPUs (in the kernel an
+   *       offline CPU is in no online CPU's masks).
    * </ul>
    *
    * @throws TopologyImportException when the builder rejects the data (e.g. a distance outside
@@ -267,8 +267,22 @@ public final class ImportedTopology {
 
   @Override
   public String toString() {
-    return "ImportedTopology[" + source + " (" + format + "): " + packageCount() + " packages, "
-        + nodeCount() + " nodes, " + cacheCount(3) + " L3, " + coreCount() + " cores, "
-        + onlineCount() + " PUs, SMT " + threadsPerCore() + "]";
+    return "ImportedTopology["
+        + source
+        + " ("
+        + format
+        + "): "
+        + packageCount()
+        + " packages, "
+        + nodeCount()
+        + " nodes, "
+        + cacheCount(3)
+        + " L3, "
+        + coreCount()
+        + " cores, "
+        + onlineCount()
+        + " PUs, SMT "
+        + threadsPerCore()
+        + "]";
   }
 }

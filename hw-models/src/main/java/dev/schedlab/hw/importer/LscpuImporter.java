@@ -15,9 +15,9 @@ import java.util.TreeSet;
 
 /**
  * Reads the output of {@code lscpu -p} (parsable: {@code #} comment lines, the last naming the
- * comma-separated columns, e.g. {@code # CPU,Core,Socket,Node,,L1d,L1i,L2,L3}) or {@code lscpu
- * -e} (a table whose first line names whitespace-separated columns, e.g. {@code CPU NODE SOCKET
- * CORE L1d:L1i:L2:L3 ONLINE MAXMHZ}), with or without a column selection ({@code
+ * comma-separated columns, e.g. {@code # CPU,Core,Socket,Node,,L1d,L1i,L2,L3}) or {@code lscpu -e}
+ * (a table whose first line names whitespace-separated columns, e.g. {@code CPU NODE SOCKET CORE
+ * L1d:L1i:L2:L3 ONLINE MAXMHZ}), with or without a column selection ({@code
  * -p=CPU,CORE,SOCKET,NODE,CLUSTER,CACHE,ONLINE,MAXMHZ}).
  *
  * <p>Required columns: CPU, CORE, SOCKET. Optional: NODE (else node 0), CLUSTER (else the L2
@@ -25,8 +25,8 @@ import java.util.TreeSet;
  * ({@code Y}/{@code yes} or {@code N}/{@code no}; rows with {@code -} or empty ids are offline),
  * MAXMHZ (capacity = 1024 × MHz / fastest when CPUs differ). Other columns are ignored.
  *
- * <p>Limits: lscpu prints no NUMA distances (the topology then uses the kernel's default 10/20),
- * no cache sizes, and no dies.
+ * <p>Limits: lscpu prints no NUMA distances (the topology then uses the kernel's default 10/20), no
+ * cache sizes, and no dies.
  */
 public final class LscpuImporter {
 
@@ -64,8 +64,9 @@ public final class LscpuImporter {
     ImportedTopology parse(String text) {
       if (PLAIN_LSCPU.matcher(text).find()) {
         // Plain lscpu is a summary: it has no row per CPU to say which core and node it is on.
-        throw fail("this is plain lscpu output (Architecture:, CPU(s): ...), a summary without"
-            + " the CPU-to-core map; give the output of lscpu -p or lscpu -e");
+        throw fail(
+            "this is plain lscpu output (Architecture:, CPU(s): ...), a summary without"
+                + " the CPU-to-core map; give the output of lscpu -p or lscpu -e");
       }
       String[] lines = text.split("\\R");
       List<String[]> rows = new ArrayList<>();
@@ -95,8 +96,14 @@ public final class LscpuImporter {
         }
         String[] fields = parsable ? line.split(",", -1) : line.split("\\s+");
         if (fields.length != columns.size()) {
-          throw fail("line " + (i + 1) + " has " + fields.length + " fields but the header names "
-              + columns.size() + " columns");
+          throw fail(
+              "line "
+                  + (i + 1)
+                  + " has "
+                  + fields.length
+                  + " fields but the header names "
+                  + columns.size()
+                  + " columns");
         }
         rows.add(fields);
         lineNumbers.add(i + 1);
@@ -162,8 +169,14 @@ public final class LscpuImporter {
         if (compoundCache >= 0 && !f[compoundCache].equals("-") && !f[compoundCache].isEmpty()) {
           String[] ids = f[compoundCache].split(":", -1);
           if (ids.length != compoundLevels.size()) {
-            throw fail("line " + line + ": cache field \"" + f[compoundCache] + "\" does not match"
-                + " header " + String.join(":", compoundLevels));
+            throw fail(
+                "line "
+                    + line
+                    + ": cache field \""
+                    + f[compoundCache]
+                    + "\" does not match"
+                    + " header "
+                    + String.join(":", compoundLevels));
           }
           for (int k = 0; k < ids.length; k++) {
             String level = compoundLevels.get(k).toUpperCase(Locale.ROOT);
@@ -201,15 +214,19 @@ public final class LscpuImporter {
       if (nodes.size() > 1) {
         out.note("lscpu gives no NUMA distances: the kernel default 10 local / 20 remote applies");
       }
-      boolean frequencyCapacity = allMhz && parsed.stream()
-          .filter(r -> r.online).mapToDouble(r -> r.maxMhz).distinct().count() > 1;
+      boolean frequencyCapacity =
+          allMhz
+              && parsed.stream().filter(r -> r.online).mapToDouble(r -> r.maxMhz).distinct().count()
+                  > 1;
       if (frequencyCapacity) {
         out.note("capacity from MAXMHZ relative to the fastest CPU");
       }
-      Map<List<Integer>, BitSet> cacheSets = new TreeMap<>((a, b) -> {
-        int c = Integer.compare(a.get(0), b.get(0));
-        return c != 0 ? c : Integer.compare(a.get(1), b.get(1));
-      });
+      Map<List<Integer>, BitSet> cacheSets =
+          new TreeMap<>(
+              (a, b) -> {
+                int c = Integer.compare(a.get(0), b.get(0));
+                return c != 0 ? c : Integer.compare(a.get(1), b.get(1));
+              });
       for (Row row : parsed) {
         if (!row.online) {
           out.offline(row.cpu, true);
@@ -229,10 +246,18 @@ public final class LscpuImporter {
           }
         }
         Object cluster = row.cluster >= 0 ? List.of("cluster", row.cluster) : l2;
-        int capacity = frequencyCapacity
-            ? (int) Math.max(1, Math.round(1024 * row.maxMhz / fastest)) : 1024;
-        out.online(row.cpu, row.socket, null, llc, cluster, List.of(row.socket, row.core),
-            row.node, capacity, true);
+        int capacity =
+            frequencyCapacity ? (int) Math.max(1, Math.round(1024 * row.maxMhz / fastest)) : 1024;
+        out.online(
+            row.cpu,
+            row.socket,
+            null,
+            llc,
+            cluster,
+            List.of(row.socket, row.core),
+            row.node,
+            capacity,
+            true);
       }
       cacheSets.forEach((key, cpus) -> out.cache(key.get(0), 0, cpus));
       out.info("Backend", parsable ? "lscpu -p" : "lscpu -e");
@@ -277,8 +302,11 @@ public final class LscpuImporter {
 
     /** Every message says which formats are read, so a file of another tool is recognised. */
     private TopologyImportException fail(String problem) {
-      return new TopologyImportException(source, problem.contains("lscpu -p") ? problem
-          : problem + " (expected the output of lscpu -p or lscpu -e)");
+      return new TopologyImportException(
+          source,
+          problem.contains("lscpu -p")
+              ? problem
+              : problem + " (expected the output of lscpu -p or lscpu -e)");
     }
   }
 

@@ -56,13 +56,25 @@ final class SafeXml {
       document = builder.parse(new InputSource(in));
     } catch (SAXParseException e) {
       if (String.valueOf(e.getMessage()).contains("maxElementDepth")) {
-        throw new TopologyImportException(source, "elements nested deeper than "
-            + MAX_ELEMENT_DEPTH + " levels at line " + e.getLineNumber() + "; hwloc exports nest"
-            + " about 15", e);
+        throw new TopologyImportException(
+            source,
+            "elements nested deeper than "
+                + MAX_ELEMENT_DEPTH
+                + " levels at line "
+                + e.getLineNumber()
+                + "; hwloc exports nest"
+                + " about 15",
+            e);
       }
       throw new TopologyImportException(
-          source, "malformed XML at line " + e.getLineNumber() + ", column " + e.getColumnNumber()
-              + ": " + e.getMessage(), e);
+          source,
+          "malformed XML at line "
+              + e.getLineNumber()
+              + ", column "
+              + e.getColumnNumber()
+              + ": "
+              + e.getMessage(),
+          e);
     } catch (SAXException e) {
       throw new TopologyImportException(source, "malformed XML: " + e.getMessage(), e);
     } catch (IOException e) {
@@ -73,13 +85,20 @@ final class SafeXml {
         && ((doctype.getInternalSubset() != null && !doctype.getInternalSubset().isBlank())
             || doctype.getEntities().getLength() > 0)) {
       throw new TopologyImportException(
-          source, "DOCTYPE declares an internal subset (entities); refused, only " + ACCEPTED
+          source,
+          "DOCTYPE declares an internal subset (entities); refused, only "
+              + ACCEPTED
               + " is accepted");
     }
     if (doctype != null && !isHwlocDoctype(doctype)) {
-      throw new TopologyImportException(source, "DOCTYPE " + doctype.getName()
-          + (doctype.getSystemId() == null ? "" : " SYSTEM \"" + doctype.getSystemId() + "\"")
-          + " is not hwloc's; accepted: " + ACCEPTED + " or none (the DTD is never read)");
+      throw new TopologyImportException(
+          source,
+          "DOCTYPE "
+              + doctype.getName()
+              + (doctype.getSystemId() == null ? "" : " SYSTEM \"" + doctype.getSystemId() + "\"")
+              + " is not hwloc's; accepted: "
+              + ACCEPTED
+              + " or none (the DTD is never read)");
     }
     return document;
   }
@@ -104,20 +123,21 @@ final class SafeXml {
           (publicId, systemId) -> {
             throw new SAXException("external entity " + systemId + " refused");
           });
-      builder.setErrorHandler(new ErrorHandler() {
-        @Override
-        public void warning(SAXParseException e) {}
+      builder.setErrorHandler(
+          new ErrorHandler() {
+            @Override
+            public void warning(SAXParseException e) {}
 
-        @Override
-        public void error(SAXParseException e) throws SAXException {
-          throw e;
-        }
+            @Override
+            public void error(SAXParseException e) throws SAXException {
+              throw e;
+            }
 
-        @Override
-        public void fatalError(SAXParseException e) throws SAXException {
-          throw e;
-        }
-      });
+            @Override
+            public void fatalError(SAXParseException e) throws SAXException {
+              throw e;
+            }
+          });
       return builder;
     } catch (ParserConfigurationException | IllegalArgumentException e) {
       throw new TopologyImportException(

@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * Reads a Linux sysfs tree: {@code devices/system/cpu/cpuN/topology/*}, {@code
- * cpuN/cache/index*}, {@code cpuN/cpu_capacity}, {@code cpuN/cpufreq/cpuinfo_max_freq}, the
- * {@code online} files and {@code devices/system/node/nodeN/{cpulist,cpumap,distance}}.
+ * Reads a Linux sysfs tree: {@code devices/system/cpu/cpuN/topology/*}, {@code cpuN/cache/index*},
+ * {@code cpuN/cpu_capacity}, {@code cpuN/cpufreq/cpuinfo_max_freq}, the {@code online} files and
+ * {@code devices/system/node/nodeN/{cpulist,cpumap,distance}}.
  *
  * <p>The root is the directory holding {@code devices/}: {@code /sys} for the live machine (the
  * default), or an unpacked {@code hwloc-gather-topology} dump, in which case the directory holding
@@ -27,12 +27,12 @@ import java.util.stream.Stream;
  *
  * <p>Groups are built from the kernel's masks, not its id numbers, so that packages without a
  * usable {@code physical_package_id} (POWER LPARs report -1) still separate: core = {@code
- * thread_siblings_list} (or {@code core_cpus_list}), package = {@code package_cpus_list} (or
- * {@code core_siblings_list}), die = {@code die_cpus_list} when {@code die_id} is not -1, cluster
- * = {@code cluster_cpus_list}, else the CPUs sharing the L2; LLC = the CPUs sharing the
- * highest-level data or unified cache. Every mask is restricted to online CPUs and must be
- * symmetric: each CPU it lists must list the same set, otherwise the import stops with one {@link
- * TopologyImportException} naming both files.
+ * thread_siblings_list} (or {@code core_cpus_list}), package = {@code package_cpus_list} (or {@code
+ * core_siblings_list}), die = {@code die_cpus_list} when {@code die_id} is not -1, cluster = {@code
+ * cluster_cpus_list}, else the CPUs sharing the L2; LLC = the CPUs sharing the highest-level data
+ * or unified cache. Every mask is restricted to online CPUs and must be symmetric: each CPU it
+ * lists must list the same set, otherwise the import stops with one {@link TopologyImportException}
+ * naming both files.
  *
  * <p>Capacity comes from {@code cpu_capacity} (arm64, RISC-V); without it, when {@code
  * cpuinfo_max_freq} differs between CPUs (x86 hybrid), from the maximum frequency relative to the
@@ -141,9 +141,16 @@ public final class SysfsImporter {
         }
       }
       BitSet clusterMask = cluster.containsKey(cpu) ? cluster.get(cpu) : l2;
-      out.online(cpu, pkg.get(cpu), die.get(cpu), llc == null ? null : List.of("llc", llc),
-          clusterMask == null ? null : List.of("cluster", clusterMask), core.get(cpu),
-          nodeOf.getOrDefault(cpu, -1), capacity.getOrDefault(cpu, 1024), true);
+      out.online(
+          cpu,
+          pkg.get(cpu),
+          die.get(cpu),
+          llc == null ? null : List.of("llc", llc),
+          clusterMask == null ? null : List.of("cluster", clusterMask),
+          core.get(cpu),
+          nodeOf.getOrDefault(cpu, -1),
+          capacity.getOrDefault(cpu, 1024),
+          true);
     }
     for (int cpu : cpuDirs.keySet()) {
       if (!online.get(cpu)) {
@@ -170,9 +177,10 @@ public final class SysfsImporter {
     BitSet online = new BitSet();
     for (Map.Entry<Integer, Path> e : cpuDirs.entrySet()) {
       String flag = readOptional(e.getValue().resolve("online"));
-      boolean on = flag != null
-          ? flag.trim().equals("1")
-          : Files.isDirectory(e.getValue().resolve("topology"));
+      boolean on =
+          flag != null
+              ? flag.trim().equals("1")
+              : Files.isDirectory(e.getValue().resolve("topology"));
       if (on) {
         online.set(e.getKey());
       }
@@ -196,15 +204,29 @@ public final class SysfsImporter {
         BitSet m = list != null ? cpuList(list, relative) : hexMask(map, relative);
         m.and(online);
         if (!m.get(cpu)) {
-          throw fail(relative + " (" + SysfsText.toCpuList(m) + " online) does not contain"
-              + " CPU " + cpu + " itself");
+          throw fail(
+              relative
+                  + " ("
+                  + SysfsText.toCpuList(m)
+                  + " online) does not contain"
+                  + " CPU "
+                  + cpu
+                  + " itself");
         }
         return m;
       }
     }
     if (required) {
-      throw fail("cpu" + cpu + "/" + dir.getFileName() + "/" + names[0]
-          + "_list is missing (and so is every alternative: " + String.join(", ", names) + ")");
+      throw fail(
+          "cpu"
+              + cpu
+              + "/"
+              + dir.getFileName()
+              + "/"
+              + names[0]
+              + "_list is missing (and so is every alternative: "
+              + String.join(", ", names)
+              + ")");
     }
     return null;
   }
@@ -215,9 +237,19 @@ public final class SysfsImporter {
       for (int other = m.nextSetBit(0); other >= 0; other = m.nextSetBit(other + 1)) {
         BitSet theirs = masks.get(other);
         if (theirs == null || !theirs.equals(m)) {
-          throw fail("asymmetric sibling lists: cpu" + e.getKey() + " " + file + " gives "
-              + SysfsText.toCpuList(m) + " but cpu" + other + " " + file + " gives "
-              + (theirs == null ? "nothing" : SysfsText.toCpuList(theirs)));
+          throw fail(
+              "asymmetric sibling lists: cpu"
+                  + e.getKey()
+                  + " "
+                  + file
+                  + " gives "
+                  + SysfsText.toCpuList(m)
+                  + " but cpu"
+                  + other
+                  + " "
+                  + file
+                  + " gives "
+                  + (theirs == null ? "nothing" : SysfsText.toCpuList(theirs)));
         }
       }
     }
@@ -226,7 +258,10 @@ public final class SysfsImporter {
   // --- caches ------------------------------------------------------------------------------------
 
   private void readCaches(
-      int cpu, Path dir, BitSet online, Map<Integer, Map<Integer, BitSet>> byLevel,
+      int cpu,
+      Path dir,
+      BitSet online,
+      Map<Integer, Map<Integer, BitSet>> byLevel,
       Map<Integer, Long> sizes) {
     Path cacheDir = dir.resolve("cache");
     if (!Files.isDirectory(cacheDir)) {
@@ -334,8 +369,13 @@ public final class SysfsImporter {
       }
     }
     if (columns == null) {
-      throw fail(relative + " has " + fields.length + " entries but there are " + ids.length
-          + " node directories and no node list of that length");
+      throw fail(
+          relative
+              + " has "
+              + fields.length
+              + " entries but there are "
+              + ids.length
+              + " node directories and no node list of that length");
     }
     int[] out = new int[ids.length];
     for (int i = 0; i < ids.length; i++) {
@@ -380,8 +420,7 @@ public final class SysfsImporter {
     for (int cpu = online.nextSetBit(0); cpu >= 0; cpu = online.nextSetBit(cpu + 1)) {
       if (!nodeOf.containsKey(cpu)) {
         TreeMap<Integer, Path> links = listNumbered(cpuDirs.get(cpu), NODE_DIR);
-        if (!links.isEmpty()
-            && Arrays.binarySearch(nodeIds, links.firstKey()) >= 0) {
+        if (!links.isEmpty() && Arrays.binarySearch(nodeIds, links.firstKey()) >= 0) {
           nodeOf.put(cpu, links.firstKey());
         }
       }
@@ -417,8 +456,12 @@ public final class SysfsImporter {
     }
     if (!capacity.isEmpty()) {
       if (capacity.size() != online.cardinality()) {
-        throw fail("cpu_capacity exists for " + capacity.size() + " of "
-            + online.cardinality() + " online CPUs");
+        throw fail(
+            "cpu_capacity exists for "
+                + capacity.size()
+                + " of "
+                + online.cardinality()
+                + " online CPUs");
       }
       return capacity;
     }

@@ -38,8 +38,14 @@ final class SysfsText {
             "bad cpulist entry \"" + e + "\" in \"" + trimmed + "\"");
       }
       if (from < 0 || to < from || to >= MAX_CPUS) {
-        throw new IllegalArgumentException("bad cpulist range \"" + e + "\" in \"" + trimmed
-            + "\" (CPUs must lie in 0.." + (MAX_CPUS - 1) + ", start ≤ end)");
+        throw new IllegalArgumentException(
+            "bad cpulist range \""
+                + e
+                + "\" in \""
+                + trimmed
+                + "\" (CPUs must lie in 0.."
+                + (MAX_CPUS - 1)
+                + ", start ≤ end)");
       }
       set.set(from, to + 1);
     }

@@ -43,8 +43,8 @@ final class TopologyAssembler {
   }
 
   /**
-   * Records an online CPU. A null key takes the default: die → package, LLC → die, cluster →
-   * core. Keys are compared with {@code equals} within one kind only.
+   * Records an online CPU. A null key takes the default: die → package, LLC → die, cluster → core.
+   * Keys are compared with {@code equals} within one kind only.
    */
   void online(
       int cpu,
@@ -63,8 +63,9 @@ final class TopologyAssembler {
     Object die = dieKey != null ? dieKey : packageKey;
     Object llc = llcKey != null ? llcKey : die;
     Object cluster = clusterKey != null ? clusterKey : coreKey;
-    online.put(cpu, new Entry(new Object[] {packageKey, die, llc, cluster, coreKey}, node,
-        capacity, allowed));
+    online.put(
+        cpu,
+        new Entry(new Object[] {packageKey, die, llc, cluster, coreKey}, node, capacity, allowed));
   }
 
   /** Records a CPU that exists but is offline. */
@@ -130,7 +131,11 @@ final class TopologyAssembler {
       int node = e.getValue().node();
       if (node >= 0 && Arrays.binarySearch(nodeIds, node) < 0) {
         throw new TopologyImportException(
-            source, "CPU " + e.getKey() + " is on NUMA node " + node
+            source,
+            "CPU "
+                + e.getKey()
+                + " is on NUMA node "
+                + node
                 + " which the node list does not name");
       }
     }
@@ -139,8 +144,19 @@ final class TopologyAssembler {
     online.forEach(
         (cpu, e) -> {
           int[] id = ids.get(cpu);
-          all.put(cpu, new CpuRecord(cpu, id[0], id[1], id[2], id[3], id[4], e.node(),
-              e.capacity(), true, e.allowed()));
+          all.put(
+              cpu,
+              new CpuRecord(
+                  cpu,
+                  id[0],
+                  id[1],
+                  id[2],
+                  id[3],
+                  id[4],
+                  e.node(),
+                  e.capacity(),
+                  true,
+                  e.allowed()));
         });
     offline.forEach((cpu, allowed) -> all.put(cpu, CpuRecord.offline(cpu, allowed)));
     records.addAll(all.values());
@@ -166,8 +182,18 @@ final class TopologyAssembler {
         Map<Integer, Integer> m = maps.get(k);
         id[k] = m.computeIfAbsent(ImportedTopology.groupId(r, k), x -> m.size());
       }
-      out.add(new CpuRecord(r.cpu(), id[0], id[1], id[2], id[3], id[4], r.node(), r.capacity(),
-          true, r.allowed()));
+      out.add(
+          new CpuRecord(
+              r.cpu(),
+              id[0],
+              id[1],
+              id[2],
+              id[3],
+              id[4],
+              r.node(),
+              r.capacity(),
+              true,
+              r.allowed()));
     }
     return out;
   }
@@ -176,8 +202,16 @@ final class TopologyAssembler {
     int[] split = findSplit(ids, child, parent);
     if (split != null) {
       throw new TopologyImportException(
-          source, "CPUs " + split[0] + " and " + split[1] + " share a " + KIND_NAMES[child]
-              + " but not a " + KIND_NAMES[parent] + " (groups do not nest)");
+          source,
+          "CPUs "
+              + split[0]
+              + " and "
+              + split[1]
+              + " share a "
+              + KIND_NAMES[child]
+              + " but not a "
+              + KIND_NAMES[parent]
+              + " (groups do not nest)");
     }
   }
 
@@ -196,8 +230,7 @@ final class TopologyAssembler {
 
   private void checkNew(int cpu) {
     if (cpu < 0 || cpu >= nrCpuIds) {
-      throw new TopologyImportException(
-          source, "CPU " + cpu + " is outside 0.." + (nrCpuIds - 1));
+      throw new TopologyImportException(source, "CPU " + cpu + " is outside 0.." + (nrCpuIds - 1));
     }
     if (online.containsKey(cpu) || offline.containsKey(cpu)) {
       throw new TopologyImportException(source, "CPU " + cpu + " is described twice");

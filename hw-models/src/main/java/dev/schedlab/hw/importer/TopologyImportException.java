@@ -3,8 +3,8 @@ package dev.schedlab.hw.importer;
 /**
  * A topology description that cannot be imported: unreadable, malformed or inconsistent. The
  * message always starts with the file (or other source) and then names the problem, e.g. {@code
- * lassen.xml: object Core (os_index 3) has no cpuset attribute}. It is one line: control
- * characters quoted from the input (a sysfs file's embedded newline) are shown escaped.
+ * lassen.xml: object Core (os_index 3) has no cpuset attribute}. It is one line: control characters
+ * quoted from the input (a sysfs file's embedded newline) are shown escaped.
  */
 public final class TopologyImportException extends IllegalArgumentException {
 

@@ -16,10 +16,10 @@ final class TopologyMapping {
   private TopologyMapping() {}
 
   /**
-   * Whether the source names an Intel CPU whose SLIT x86 rewrites for sched domains (Granite
-   * Rapids X, Clearwater Forest X), from hwloc's {@code CPUVendor}, {@code CPUFamilyNumber} and
-   * {@code CPUModelNumber} info attributes; whether the rewrite applies (several packages, SNC-3)
-   * is {@link SchedNodeDistance#INTEL_SNC_PACKAGE_MEAN}'s to decide.
+   * Whether the source names an Intel CPU whose SLIT x86 rewrites for sched domains (Granite Rapids
+   * X, Clearwater Forest X), from hwloc's {@code CPUVendor}, {@code CPUFamilyNumber} and {@code
+   * CPUModelNumber} info attributes; whether the rewrite applies (several packages, SNC-3) is
+   * {@link SchedNodeDistance#INTEL_SNC_PACKAGE_MEAN}'s to decide.
    */
   static boolean snc3Model(ImportedTopology imported) {
     java.util.Map<String, String> info = imported.info();
@@ -44,7 +44,8 @@ final class TopologyMapping {
       TopologyBuilder builder = Topology.builder(imported.nrCpuIds()).name(imported.name());
       for (CpuRecord r : imported.cpus()) {
         if (r.online()) {
-          builder.cpu(r.cpu())
+          builder
+              .cpu(r.cpu())
               .packageId(r.packageId())
               .dieId(r.dieId())
               .llcId(r.llcId())
@@ -53,7 +54,8 @@ final class TopologyMapping {
               .node(r.node() >= 0 ? r.node() : fallbackNode)
               .capacity(r.capacity());
         } else {
-          builder.cpu(r.cpu())
+          builder
+              .cpu(r.cpu())
               .packageId(first.packageId())
               .dieId(first.dieId())
               .llcId(first.llcId())

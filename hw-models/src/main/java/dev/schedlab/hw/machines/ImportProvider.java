@@ -20,36 +20,60 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code hw.import}: a machine read from an hwloc XML file, a Linux sysfs tree (the live machine
- * by default: {@code path=/sys}) or {@code lscpu -p}/{@code -e} output, with the generic
- * performance assumptions of {@code hw.shape}. {@code format=auto} picks sysfs for a directory,
- * hwloc for a file starting with {@code <}, lscpu otherwise.
+ * {@code hw.import}: a machine read from an hwloc XML file, a Linux sysfs tree (the live machine by
+ * default: {@code path=/sys}) or {@code lscpu -p}/{@code -e} output, with the generic performance
+ * assumptions of {@code hw.shape}. {@code format=auto} picks sysfs for a directory, hwloc for a
+ * file starting with {@code <}, lscpu otherwise.
  */
 @AutoService(HardwareModelProvider.class)
 public final class ImportProvider implements HardwareModelProvider {
 
-  private static final Assumptions.Defaults DEFAULTS = new Assumptions.Defaults(
-      2.5, 16, 100, 15, 0.6, 0.9,
-      new String[] {
-        "generic assumption", "generic assumption", "generic assumption", "generic assumption",
-        "generic assumption", "generic assumption"
-      });
+  private static final Assumptions.Defaults DEFAULTS =
+      new Assumptions.Defaults(
+          2.5,
+          16,
+          100,
+          15,
+          0.6,
+          0.9,
+          new String[] {
+            "generic assumption",
+            "generic assumption",
+            "generic assumption",
+            "generic assumption",
+            "generic assumption",
+            "generic assumption"
+          });
 
   private static final PluginDescriptor DESCRIPTOR = buildDescriptor();
 
   private static PluginDescriptor buildDescriptor() {
-    PluginDescriptor.Builder b = PluginDescriptor.builder("hw.import", PluginKind.HARDWARE_MODEL)
-        .description("a machine imported from hwloc XML, a sysfs tree or lscpu output")
-        .source("the imported file; performance numbers are generic assumptions");
-    b.parameter(ParameterSpec.ofString("path",
-        "hwloc XML file, sysfs root directory, or lscpu -p/-e output file",
-        SysfsImporter.DEFAULT_ROOT.toString()));
-    b.parameter(ParameterSpec.ofChoice("format", "input format; auto guesses from the path",
-        "auto", "auto", "hwloc", "sysfs", "lscpu"));
-    b.parameter(ParameterSpec.ofDouble("efficiency_kind_capacity",
-        "hwloc: assumed capacity ratio per cpukind efficiency rank when the file gives neither"
-            + " LinuxCapacity nor FrequencyMaxMHz (0.75 = i7-1370P E/P max clocks)",
-        HwlocXmlImporter.DEFAULT_EFFICIENCY_KIND_CAPACITY, 0.05, 1));
+    PluginDescriptor.Builder b =
+        PluginDescriptor.builder("hw.import", PluginKind.HARDWARE_MODEL)
+            .description("a machine imported from hwloc XML, a sysfs tree or lscpu output")
+            .source("the imported file; performance numbers are generic assumptions");
+    b.parameter(
+        ParameterSpec.ofString(
+            "path",
+            "hwloc XML file, sysfs root directory, or lscpu -p/-e output file",
+            SysfsImporter.DEFAULT_ROOT.toString()));
+    b.parameter(
+        ParameterSpec.ofChoice(
+            "format",
+            "input format; auto guesses from the path",
+            "auto",
+            "auto",
+            "hwloc",
+            "sysfs",
+            "lscpu"));
+    b.parameter(
+        ParameterSpec.ofDouble(
+            "efficiency_kind_capacity",
+            "hwloc: assumed capacity ratio per cpukind efficiency rank when the file gives neither"
+                + " LinuxCapacity nor FrequencyMaxMHz (0.75 = i7-1370P E/P max clocks)",
+            HwlocXmlImporter.DEFAULT_EFFICIENCY_KIND_CAPACITY,
+            0.05,
+            1));
     Assumptions.addParameters(b, DEFAULTS, true, "NUMA node");
     return b.build();
   }
@@ -62,14 +86,24 @@ public final class ImportProvider implements HardwareModelProvider {
   @Override
   public HardwareModel create(Parameters p) {
     Assumptions.checkFor(DESCRIPTOR, p);
-    ImportedTopology imported = read(Path.of(p.getString("path")), p.getString("format"),
-        p.getDouble("efficiency_kind_capacity"));
+    ImportedTopology imported =
+        read(
+            Path.of(p.getString("path")),
+            p.getString("format"),
+            p.getDouble("efficiency_kind_capacity"));
     Topology topology = imported.toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
-    return Assumptions.machine(topology, p, bandwidth,
-        "Imported from " + imported.source() + " ("
-            + imported.format() + ")" + (imported.notes().isEmpty() ? "" : "; "
-            + String.join("; ", imported.notes())) + "; performance numbers are generic"
+    return Assumptions.machine(
+        topology,
+        p,
+        bandwidth,
+        "Imported from "
+            + imported.source()
+            + " ("
+            + imported.format()
+            + ")"
+            + (imported.notes().isEmpty() ? "" : "; " + String.join("; ", imported.notes()))
+            + "; performance numbers are generic"
             + " assumptions.");
   }
 
@@ -98,7 +132,8 @@ public final class ImportProvider implements HardwareModelProvider {
           || c == 0xBF);
       return c == '<' ? "hwloc" : "lscpu";
     } catch (IOException e) {
-      throw new TopologyImportException(path.toString(), "cannot read: " + FileProblems.describe(e), e);
+      throw new TopologyImportException(
+          path.toString(), "cannot read: " + FileProblems.describe(e), e);
     }
   }
 }

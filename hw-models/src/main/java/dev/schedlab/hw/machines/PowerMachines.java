@@ -20,9 +20,13 @@ final class PowerMachines {
       PluginDescriptor.Builder b, int sockets, int cores, int llcCores, String llcSource) {
     b.parameter(ParameterSpec.ofInt("sockets", "packages, one NUMA node each", sockets, 1, 16));
     b.parameter(ParameterSpec.ofInt("cores_per_socket", "SMT cores per package", cores, 1, 64));
-    b.parameter(ParameterSpec.ofInt("llc_cores",
-        "cores per last-level cache (must divide cores_per_socket); " + llcSource, llcCores, 1,
-        64));
+    b.parameter(
+        ParameterSpec.ofInt(
+            "llc_cores",
+            "cores per last-level cache (must divide cores_per_socket); " + llcSource,
+            llcCores,
+            1,
+            64));
     Assumptions.addRemoteDistance(b, 40, "as coral-lassen.xml (POWER9 AC922) reports");
   }
 
@@ -33,13 +37,29 @@ final class PowerMachines {
     int cores = p.getInt("cores_per_socket");
     int llcCores = p.getInt("llc_cores");
     if (cores % llcCores != 0) {
-      throw new IllegalArgumentException(descriptor.id() + ": llc_cores=" + llcCores
-          + " does not divide cores_per_socket=" + cores);
+      throw new IllegalArgumentException(
+          descriptor.id()
+              + ": llc_cores="
+              + llcCores
+              + " does not divide cores_per_socket="
+              + cores);
     }
     int remote = p.getInt(Assumptions.REMOTE_DISTANCE);
-    Topology topology = new RegularMachine(name, sockets, 1, cores / llcCores, 1, llcCores,
-        threads, SiblingNumbering.ADJACENT, RegularMachine.NodeScope.SOCKET, remote, remote,
-        cpu -> Topology.SCHED_CAPACITY_SCALE).toTopology();
+    Topology topology =
+        new RegularMachine(
+                name,
+                sockets,
+                1,
+                cores / llcCores,
+                1,
+                llcCores,
+                threads,
+                SiblingNumbering.ADJACENT,
+                RegularMachine.NodeScope.SOCKET,
+                remote,
+                remote,
+                cpu -> Topology.SCHED_CAPACITY_SCALE)
+            .toTopology();
     double bandwidth = p.getDouble(Assumptions.MEMORY);
     return Assumptions.machine(topology, p, bandwidth, notes);
   }

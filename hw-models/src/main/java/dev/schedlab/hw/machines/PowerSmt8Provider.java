@@ -12,20 +12,26 @@ import dev.schedlab.spi.PluginKind;
  * siblings adjacent, one LLC per core (POWER10 reports its L3 per core), one node.
  *
  * <p>Not from the threads: it exists to see whether the ILB rule and the SMT push matter when a
- * core has eight threads. Assumptions, as parameters: 3.5 GHz, 16 DP FLOP/cycle (four 128-bit
- * FMA pipes per SMT8 core), 400 GB/s per socket (OMI memory), SMT co-run 0.7 / 0.9, 15 GB/s per
+ * core has eight threads. Assumptions, as parameters: 3.5 GHz, 16 DP FLOP/cycle (four 128-bit FMA
+ * pipes per SMT8 core), 400 GB/s per socket (OMI memory), SMT co-run 0.7 / 0.9, 15 GB/s per
  * memory-bound thread.
  */
 @AutoService(HardwareModelProvider.class)
 public final class PowerSmt8Provider implements HardwareModelProvider {
 
-  private static final Assumptions.Defaults DEFAULTS = new Assumptions.Defaults(
-      3.5, 16, 400, 15, 0.7, 0.9,
-      new String[] {
-        "assumption (POWER10 range)", "assumption (4 x 128-bit FMA per SMT8 core)",
-        "assumption (OMI-attached DDR4)", "assumption",
-        "assumption (POWER SMT gains more than x86 SMT2)", "assumption"
-      });
+  private static final Assumptions.Defaults DEFAULTS =
+      new Assumptions.Defaults(
+          3.5,
+          16,
+          400,
+          15,
+          0.7,
+          0.9,
+          new String[] {
+            "assumption (POWER10 range)", "assumption (4 x 128-bit FMA per SMT8 core)",
+            "assumption (OMI-attached DDR4)", "assumption",
+            "assumption (POWER SMT gains more than x86 SMT2)", "assumption"
+          });
 
   private static final PluginDescriptor DESCRIPTOR = buildDescriptor();
 
@@ -46,7 +52,11 @@ public final class PowerSmt8Provider implements HardwareModelProvider {
 
   @Override
   public HardwareModel create(Parameters p) {
-    return PowerMachines.create(DESCRIPTOR, p, "power-smt8", 8,
+    return PowerMachines.create(
+        DESCRIPTOR,
+        p,
+        "power-smt8",
+        8,
         "POWER10-style SMT8 machine; every number is an assumption (see hw.power-smt8).");
   }
 }

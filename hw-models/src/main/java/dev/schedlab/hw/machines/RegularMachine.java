@@ -8,11 +8,10 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * A machine made of identical parts: sockets × dies × LLCs × clusters × cores × threads, with NUMA
- * nodes per machine, socket or die, two remote distances (same socket, other socket) and a
- * capacity per CPU. Cores are numbered socket-major; threads follow the {@link
- * SiblingNumbering}: {@code SPLIT} puts thread {@code t} of core {@code c} at CPU {@code c + t ×
- * cores} (x86, Vera: CPU n and n+176 are siblings), {@code ADJACENT} at {@code c × threads + t}
- * (POWER).
+ * nodes per machine, socket or die, two remote distances (same socket, other socket) and a capacity
+ * per CPU. Cores are numbered socket-major; threads follow the {@link SiblingNumbering}: {@code
+ * SPLIT} puts thread {@code t} of core {@code c} at CPU {@code c + t × cores} (x86, Vera: CPU n and
+ * n+176 are siblings), {@code ADJACENT} at {@code c × threads + t} (POWER).
  *
  * @param name topology name
  * @param sockets packages
@@ -49,13 +48,22 @@ record RegularMachine(
   }
 
   RegularMachine {
-    if (sockets < 1 || diesPerSocket < 1 || llcsPerDie < 1 || clustersPerLlc < 1
-        || coresPerLlc < 1 || threads < 1) {
+    if (sockets < 1
+        || diesPerSocket < 1
+        || llcsPerDie < 1
+        || clustersPerLlc < 1
+        || coresPerLlc < 1
+        || threads < 1) {
       throw new IllegalArgumentException(name + ": every count must be at least 1");
     }
     if (coresPerLlc % clustersPerLlc != 0) {
-      throw new IllegalArgumentException(name + ": " + coresPerLlc
-          + " cores per LLC do not split into " + clustersPerLlc + " clusters");
+      throw new IllegalArgumentException(
+          name
+              + ": "
+              + coresPerLlc
+              + " cores per LLC do not split into "
+              + clustersPerLlc
+              + " clusters");
     }
   }
 
@@ -85,10 +93,13 @@ record RegularMachine(
 
   /** The topology with the two-distance rule: same socket or other socket. */
   Topology toTopology() {
-    return toTopology((i, j) -> {
-      int nodesPerSocket = nodes() / sockets;
-      return i / nodesPerSocket == j / nodesPerSocket ? sameSocketDistance : crossSocketDistance;
-    });
+    return toTopology(
+        (i, j) -> {
+          int nodesPerSocket = nodes() / sockets;
+          return i / nodesPerSocket == j / nodesPerSocket
+              ? sameSocketDistance
+              : crossSocketDistance;
+        });
   }
 
   /**
@@ -101,17 +112,27 @@ record RegularMachine(
     int core = 0;
     for (int s = 0; s < sockets; s++) {
       for (int d = 0; d < diesPerSocket; d++) {
-        int node = nodeScope == NodeScope.MACHINE ? 0
-            : nodeScope == NodeScope.SOCKET ? s : s * diesPerSocket + d;
+        int node =
+            nodeScope == NodeScope.MACHINE
+                ? 0
+                : nodeScope == NodeScope.SOCKET ? s : s * diesPerSocket + d;
         for (int l = 0; l < llcsPerDie; l++) {
           int llc = (s * diesPerSocket + d) * llcsPerDie + l;
           for (int c = 0; c < coresPerLlc; c++, core++) {
-            int cluster = clustersPerLlc == 1
-                ? TopologyBuilder.UNKNOWN : llc * clustersPerLlc + c / coresPerCluster;
+            int cluster =
+                clustersPerLlc == 1
+                    ? TopologyBuilder.UNKNOWN
+                    : llc * clustersPerLlc + c / coresPerCluster;
             for (int t = 0; t < threads; t++) {
               int cpu = cpuOf(core, t);
-              b.cpu(cpu).packageId(s).dieId(d).llcId(llc).clusterId(cluster).coreId(core)
-                  .node(node).capacity(capacity.applyAsInt(cpu));
+              b.cpu(cpu)
+                  .packageId(s)
+                  .dieId(d)
+                  .llcId(llc)
+                  .clusterId(cluster)
+                  .coreId(core)
+                  .node(node)
+                  .capacity(capacity.applyAsInt(cpu));
             }
           }
         }

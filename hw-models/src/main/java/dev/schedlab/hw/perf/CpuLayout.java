@@ -5,9 +5,9 @@ import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.topology.Topology;
 
 /**
- * What a performance model needs to know about the machine, flattened into arrays so that
- * answering a speed query allocates nothing: each CPU's capacity, its SMT siblings (itself
- * excluded) and its NUMA node.
+ * What a performance model needs to know about the machine, flattened into arrays so that answering
+ * a speed query allocates nothing: each CPU's capacity, its SMT siblings (itself excluded) and its
+ * NUMA node.
  */
 public final class CpuLayout {
 

@@ -2,8 +2,8 @@ package dev.schedlab.hw.perf;
 
 /**
  * Memory-bound threads of one NUMA node share its bandwidth. A memory-bound thread alone draws
- * {@code threadDemand} bytes/s at full speed; with {@code n} of them running on the node, each
- * gets {@code min(1, nodeBandwidth / (n × threadDemand))} of its speed, so the node's delivered
+ * {@code threadDemand} bytes/s at full speed; with {@code n} of them running on the node, each gets
+ * {@code min(1, nodeBandwidth / (n × threadDemand))} of its speed, so the node's delivered
  * bandwidth grows linearly until it saturates at {@code nodeBandwidth} and stays flat after.
  */
 public final class MemoryBandwidthShare {

@@ -1,8 +1,8 @@
 package dev.schedlab.hw.perf;
 
 /**
- * The cache-cold slowdown after a migration. Right after a move across distance {@code d} (1 =
- * to an SMT sibling, 2 = within the LLC, 3 = to another LLC of the node, 4 = to another node, as
+ * The cache-cold slowdown after a migration. Right after a move across distance {@code d} (1 = to
+ * an SMT sibling, 2 = within the LLC, 3 = to another LLC of the node, 4 = to another node, as
  * {@link dev.schedlab.spi.PerfStateView#lastMigrationDistance} reports it) the thread loses a
  * fraction {@code penalty[d]} of its speed; the loss halves every {@code halfLife[d]} of run time
  * as the caches refill, in steps so that the speed stays piecewise constant (the engine needs a
@@ -19,8 +19,8 @@ public final class MigrationWarmup {
   /**
    * @param penalties speed lost right after a move, indexed by distance 1..4 (array of 4), each in
    *     [0, 0.95]
-   * @param halfLivesNs run time that halves the loss, indexed by distance 1..4 (array of 4), each
-   *     ≥ 0 (0 = no penalty at that distance)
+   * @param halfLivesNs run time that halves the loss, indexed by distance 1..4 (array of 4), each ≥
+   *     0 (0 = no penalty at that distance)
    */
   public MigrationWarmup(double[] penalties, long[] halfLivesNs) {
     if (penalties.length != 4 || halfLivesNs.length != 4) {

@@ -14,14 +14,13 @@ import dev.schedlab.topology.Topology;
  * thread asks its home node for that fraction of a local thread's bandwidth, the home node shares
  * its bandwidth in proportion to what the running threads ask, so the node still delivers {@code
  * min(bandwidth, total demand)}: remote access costs throughput only while the home node is not
- * saturated. {@link
- * Placement#RUNNING_NODE}: the older rule, bandwidth from the node the thread runs on and no
- * remote cost (as if pages followed the thread instantly).
+ * saturated. {@link Placement#RUNNING_NODE}: the older rule, bandwidth from the node the thread
+ * runs on and no remote cost (as if pages followed the thread instantly).
  *
  * <p>Remote speed, an assumption: a streaming thread keeps a fixed number of cache misses in
  * flight, so by Little's law its bandwidth is inversely proportional to memory latency, and the
- * ACPI SLIT gives latency relative to local access (local = 10). So by default a thread running
- * on node {@code r} with memory on node {@code h} runs at {@code 10 / distance(r, h)} of its local
+ * ACPI SLIT gives latency relative to local access (local = 10). So by default a thread running on
+ * node {@code r} with memory on node {@code h} runs at {@code 10 / distance(r, h)} of its local
  * speed (0.625 at distance 16, 0.3125 at 32 on hw.hygon-7447v). Measured Zen 1 numbers agree in
  * order of magnitude (AnandTech's EPYC 7000 analysis: one die-to-die Infinity Fabric hop adds
  * latency, 42.6 GB/s per link; Dell's R7425 STREAM study measures remote-node STREAM well below
@@ -39,6 +38,7 @@ public final class RemoteMemory {
   }
 
   private final Placement placement;
+
   /** Speed factor indexed [running node][home node] by node id. */
   private final double[][] factor;
 

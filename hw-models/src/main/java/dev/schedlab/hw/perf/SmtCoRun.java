@@ -3,16 +3,16 @@ package dev.schedlab.hw.perf;
 import dev.schedlab.spi.view.WorkClass;
 
 /**
- * The generic SMT co-run rule: a thread's speed, relative to running alone on its core, when
- * {@code k} of its SMT siblings are busy.
+ * The generic SMT co-run rule: a thread's speed, relative to running alone on its core, when {@code
+ * k} of its SMT siblings are busy.
  *
  * <p>One number per work class, the co-run factor {@code f} = a thread's speed with exactly one
- * busy sibling, defines the whole curve: the core delivers {@code 1 + k (2f - 1)} threads' worth
- * of work with {@code k + 1} threads busy, shared equally, so a thread runs at {@code (1 + k (2f -
- * 1)) / (k + 1)}. With {@code f} in [0.5, 1] core throughput never falls below one thread's
- * (SMT never hurts the core as a whole) and each extra thread adds the same increment, the
- * simplest curve that matches the usual "SMT2 gives +x %" figures. Memory-bound threads have
- * their own factor because they stall on DRAM, not on the pipeline.
+ * busy sibling, defines the whole curve: the core delivers {@code 1 + k (2f - 1)} threads' worth of
+ * work with {@code k + 1} threads busy, shared equally, so a thread runs at {@code (1 + k (2f - 1))
+ * / (k + 1)}. With {@code f} in [0.5, 1] core throughput never falls below one thread's (SMT never
+ * hurts the core as a whole) and each extra thread adds the same increment, the simplest curve that
+ * matches the usual "SMT2 gives +x %" figures. Memory-bound threads have their own factor because
+ * they stall on DRAM, not on the pipeline.
  */
 public final class SmtCoRun {
 

@@ -50,8 +50,8 @@ public final class StandardPerformanceModel implements PerformanceModel {
    *     busy siblings slow a thread)
    * @param warmup cache-cold slowdown after migrations
    * @param memory per-node bandwidth sharing
-   * @param remote where memory-bound threads' pages are and the cost of reaching them from
-   *     another node; null for {@link RemoteMemory.Placement#RUNNING_NODE}
+   * @param remote where memory-bound threads' pages are and the cost of reaching them from another
+   *     node; null for {@link RemoteMemory.Placement#RUNNING_NODE}
    */
   public StandardPerformanceModel(
       CpuLayout layout,
@@ -72,10 +72,10 @@ public final class StandardPerformanceModel implements PerformanceModel {
   @Override
   public double speed(int cpu, int taskId, PerfStateView state) {
     WorkClass workClass = state.workClass(taskId);
-    double speed = layout.capacity(cpu) / 1024.0
-        * smt.speed(workClass, slowingSiblings(cpu, state));
-    speed *= warmup.factor(
-        state.lastMigrationDistance(taskId), state.runTimeSinceMigrationNs(taskId));
+    double speed =
+        layout.capacity(cpu) / 1024.0 * smt.speed(workClass, slowingSiblings(cpu, state));
+    speed *=
+        warmup.factor(state.lastMigrationDistance(taskId), state.runTimeSinceMigrationNs(taskId));
     if (workClass == WorkClass.MEMORY) {
       int node = layout.node(cpu);
       int home = remote == null ? -1 : state.memoryHomeNode(taskId);
@@ -105,8 +105,9 @@ public final class StandardPerformanceModel implements PerformanceModel {
         next = Math.min(next, qualification.windowEndNs(layout.sibling(cpu, i), state));
       }
     }
-    long untilWarm = warmup.nsUntilChange(
-        state.lastMigrationDistance(taskId), state.runTimeSinceMigrationNs(taskId));
+    long untilWarm =
+        warmup.nsUntilChange(
+            state.lastMigrationDistance(taskId), state.runTimeSinceMigrationNs(taskId));
     if (untilWarm != Long.MAX_VALUE) {
       next = Math.min(next, state.nowNs() + untilWarm);
     }
@@ -118,7 +119,8 @@ public final class StandardPerformanceModel implements PerformanceModel {
     int count = 0;
     for (int i = 0; i < layout.siblingCount(cpu); i++) {
       int sibling = layout.sibling(cpu, i);
-      if (qualification != null ? qualification.interferes(sibling, state)
+      if (qualification != null
+          ? qualification.interferes(sibling, state)
           : state.isBusy(sibling)) {
         count++;
       }

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hostile or broken input never gets past an importer silently and never makes it reach outside
- * the file: each case ends in one {@link TopologyImportException} whose message starts with the
- * file and names the problem, and no external DTD or entity is fetched (checked with a local
- * socket that records any connection).
+ * Hostile or broken input never gets past an importer silently and never makes it reach outside the
+ * file: each case ends in one {@link TopologyImportException} whose message starts with the file
+ * and names the problem, and no external DTD or entity is fetched (checked with a local socket that
+ * records any connection).
  */
 final class HostileInputTest {
 
@@ -30,8 +30,8 @@ final class HostileInputTest {
     return file;
   }
 
-  private AbstractThrowableAssert<?, ? extends Throwable> assertHwlocFails(
-      String name, String xml) throws IOException {
+  private AbstractThrowableAssert<?, ? extends Throwable> assertHwlocFails(String name, String xml)
+      throws IOException {
     Path file = write(name, xml);
     return assertThatThrownBy(() -> HwlocXmlImporter.read(file))
         .isInstanceOf(TopologyImportException.class)
@@ -59,9 +59,10 @@ final class HostileInputTest {
 
   @Test
   void hwloc_missingCpuset_namesTheObject() throws IOException {
-    String xml = HwlocXmlImporterTest.V2.replace(
-        "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000088\">",
-        "<object type=\"Core\" os_index=\"1\">");
+    String xml =
+        HwlocXmlImporterTest.V2.replace(
+            "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000088\">",
+            "<object type=\"Core\" os_index=\"1\">");
     assertHwlocFails("nocpuset.xml", xml)
         .hasMessageContaining("Core (os_index 1)")
         .hasMessageContaining("has no cpuset");
@@ -70,8 +71,9 @@ final class HostileInputTest {
   @Test
   void hwloc_overlappingSiblingCpusets_areNamed() throws IOException {
     // core 1 of package 1 claims CPU 6, which core 0 already has
-    String xml = HwlocXmlImporterTest.V2
-        .replace("<object type=\"L2Cache\" cpuset=\"0x00000088\"",
+    String xml =
+        HwlocXmlImporterTest.V2.replace(
+            "<object type=\"L2Cache\" cpuset=\"0x00000088\"",
             "<object type=\"L2Cache\" cpuset=\"0x000000c8\"");
     assertHwlocFails("overlap.xml", xml).hasMessageContaining("overlap (CPU 6)");
   }
@@ -79,20 +81,22 @@ final class HostileInputTest {
   @Test
   void hwloc_childOutsideParent_isNamed() throws IOException {
     // core 1 of package 1 claims CPU 8, which its L2 does not have
-    String xml = HwlocXmlImporterTest.V2.replace(
-        "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000088\">",
-        "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000188\">");
+    String xml =
+        HwlocXmlImporterTest.V2.replace(
+            "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000088\">",
+            "<object type=\"Core\" os_index=\"1\" cpuset=\"0x00000188\">");
     assertHwlocFails("nest.xml", xml)
-        .hasMessageContaining("cpuset of Core (os_index 1) (0x00000188) is not inside its parent"
-            + " L2Cache");
+        .hasMessageContaining(
+            "cpuset of Core (os_index 1) (0x00000188) is not inside its parent" + " L2Cache");
   }
 
   @Test
   void hwloc_duplicatePu_isNamed() throws IOException {
-    String xml = HwlocXmlImporterTest.V1.replace(
-        "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>",
-        "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>"
-            + "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>");
+    String xml =
+        HwlocXmlImporterTest.V1.replace(
+            "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>",
+            "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>"
+                + "<object type=\"PU\" os_index=\"5\" cpuset=\"0x00000020\"/>");
     assertHwlocFails("dup.xml", xml).hasMessageContaining("overlap");
   }
 
@@ -115,11 +119,14 @@ final class HostileInputTest {
   @Test
   void hwloc_externalEntity_isRefusedAndNotRead() throws IOException {
     Path secret = write("secret.txt", "TOP-SECRET-CONTENT");
-    String xml = "<?xml version=\"1.0\"?>\n"
-        + "<!DOCTYPE topology [ <!ENTITY xxe SYSTEM \"" + secret.toUri() + "\"> ]>\n"
-        + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\">"
-        + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\">&xxe;</object>"
-        + "</object></topology>";
+    String xml =
+        "<?xml version=\"1.0\"?>\n"
+            + "<!DOCTYPE topology [ <!ENTITY xxe SYSTEM \""
+            + secret.toUri()
+            + "\"> ]>\n"
+            + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\">"
+            + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\">&xxe;</object>"
+            + "</object></topology>";
     assertHwlocFails("xxe.xml", xml)
         .hasMessageContaining("DOCTYPE")
         .hasMessageNotContaining("TOP-SECRET");
@@ -129,15 +136,23 @@ final class HostileInputTest {
   void hwloc_externalEntitiesAndDtdOverNetwork_areNeverFetched() throws IOException {
     try (ServerSocket server = new ServerSocket(0)) {
       String base = "http://127.0.0.1:" + server.getLocalPort();
-      String generalEntity = "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [ <!ENTITY e SYSTEM \""
-          + base + "/e\"> ]>\n<topology version=\"2.0\">&e;</topology>";
-      String parameterEntity = "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [ <!ENTITY % p SYSTEM"
-          + " \"" + base + "/p.dtd\"> %p; ]>\n<topology version=\"2.0\"/>";
+      String generalEntity =
+          "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [ <!ENTITY e SYSTEM \""
+              + base
+              + "/e\"> ]>\n<topology version=\"2.0\">&e;</topology>";
+      String parameterEntity =
+          "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [ <!ENTITY % p SYSTEM"
+              + " \""
+              + base
+              + "/p.dtd\"> %p; ]>\n<topology version=\"2.0\"/>";
       assertHwlocFails("general.xml", generalEntity);
       assertHwlocFails("parameter.xml", parameterEntity);
       // a plain external DTD is the normal hwloc header: accepted, but not loaded
-      Path plain = write("plain.xml", HwlocXmlImporterTest.V2.replace(
-          "SYSTEM \"hwloc2.dtd\"", "SYSTEM \"" + base + "/hwloc2.dtd\""));
+      Path plain =
+          write(
+              "plain.xml",
+              HwlocXmlImporterTest.V2.replace(
+                  "SYSTEM \"hwloc2.dtd\"", "SYSTEM \"" + base + "/hwloc2.dtd\""));
       assertThat(HwlocXmlImporter.read(plain).onlineCount()).isEqualTo(8);
       server.setSoTimeout(200);
       try (Socket connection = server.accept()) {
@@ -160,9 +175,11 @@ final class HostileInputTest {
       doctype.append("\">");
     }
     doctype.append("]>");
-    String xml = "<?xml version=\"1.0\"?>" + doctype
-        + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\">&a12;</object>"
-        + "</topology>";
+    String xml =
+        "<?xml version=\"1.0\"?>"
+            + doctype
+            + "<topology version=\"2.0\"><object type=\"Machine\" cpuset=\"0x1\">&a12;</object>"
+            + "</topology>";
     assertHwlocFails("bomb.xml", xml);
   }
 
@@ -186,8 +203,10 @@ final class HostileInputTest {
 
   @Test
   void hwloc_negativeOsIndex_isCalledNegative() throws IOException {
-    assertHwlocFails("neg.xml", HwlocXmlImporterTest.V2.replaceFirst(
-            "type=\"PU\" os_index=\"0\"", "type=\"PU\" os_index=\"-5\""))
+    assertHwlocFails(
+            "neg.xml",
+            HwlocXmlImporterTest.V2.replaceFirst(
+                "type=\"PU\" os_index=\"0\"", "type=\"PU\" os_index=\"-5\""))
         .hasMessageContaining("PU os_index \"-5\" is negative; allowed 0 and above");
   }
 
@@ -254,8 +273,9 @@ final class HostileInputTest {
     String text = "# CPU,Core,Socket,Node\n0,0,0,0\n1,1,0\n";
     assertThatThrownBy(() -> LscpuImporter.parse(text, "lscpu.txt"))
         .isInstanceOf(TopologyImportException.class)
-        .hasMessage("lscpu.txt: line 3 has 3 fields but the header names 4 columns (expected the"
-            + " output of lscpu -p or lscpu -e)");
+        .hasMessage(
+            "lscpu.txt: line 3 has 3 fields but the header names 4 columns (expected the"
+                + " output of lscpu -p or lscpu -e)");
   }
 
   @Test

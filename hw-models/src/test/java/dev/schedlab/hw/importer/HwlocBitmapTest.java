@@ -55,8 +55,7 @@ final class HwlocBitmapTest {
     for (int i = 0; i < 256; i++) {
       wide.append(",0x0");
     }
-    assertThatThrownBy(() -> HwlocBitmap.parse(wide.toString()))
-        .hasMessageContaining("8192");
+    assertThatThrownBy(() -> HwlocBitmap.parse(wide.toString())).hasMessageContaining("8192");
   }
 
   @Test

@@ -23,7 +23,8 @@ final class HwlocXmlImporterTest {
    * cluster); package 1's L2s are private. Node 1's distances are 10/20, and cpukinds say CPUs
    * 2,3,6,7 have capacity 512.
    */
-  static final String V2 = """
+  static final String V2 =
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE topology SYSTEM "hwloc2.dtd">
       <topology version="2.0">
@@ -84,7 +85,8 @@ final class HwlocXmlImporterTest {
       """;
 
   /** The same machine in v1 form: NUMANode parents, Cache objects with depth, v1 distances. */
-  static final String V1 = """
+  static final String V1 =
+      """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE topology SYSTEM "hwloc.dtd">
       <topology>
@@ -150,8 +152,9 @@ final class HwlocXmlImporterTest {
     // siblings n / n+4 share a core; core ids restart per package in the file but not here
     assertThat(t.cpu(0).coreId()).isEqualTo(t.cpu(4).coreId());
     assertThat(t.cpu(2).coreId()).isNotEqualTo(t.cpu(0).coreId());
-    assertThat(t.cpu(1).packageId()).isEqualTo(t.cpu(5).packageId()).isNotEqualTo(
-        t.cpu(2).packageId());
+    assertThat(t.cpu(1).packageId())
+        .isEqualTo(t.cpu(5).packageId())
+        .isNotEqualTo(t.cpu(2).packageId());
   }
 
   @Test
@@ -191,10 +194,13 @@ final class HwlocXmlImporterTest {
 
   @Test
   void v2_frequencyOnlyKinds_giveCapacityRelativeToFastest() {
-    String xml = V2.replace("<info name=\"LinuxCapacity\" value=\"512\"/>",
-            "<info name=\"FrequencyMaxMHz\" value=\"3000\"/>")
-        .replace("<info name=\"LinuxCapacity\" value=\"1024\"/>",
-            "<info name=\"FrequencyMaxMHz\" value=\"4000\"/>");
+    String xml =
+        V2.replace(
+                "<info name=\"LinuxCapacity\" value=\"512\"/>",
+                "<info name=\"FrequencyMaxMHz\" value=\"3000\"/>")
+            .replace(
+                "<info name=\"LinuxCapacity\" value=\"1024\"/>",
+                "<info name=\"FrequencyMaxMHz\" value=\"4000\"/>");
     ImportedTopology t = parse(xml, "freq.xml");
     assertThat(t.cpu(2).capacity()).isEqualTo(768); // 1024 × 3000 / 4000
     assertThat(t.cpu(0).capacity()).isEqualTo(1024);
@@ -202,12 +208,16 @@ final class HwlocXmlImporterTest {
 
   @Test
   void v2_rankOnlyKinds_useTheAssumedRatioPerRank() {
-    String xml = V2.replace("<info name=\"LinuxCapacity\" value=\"512\"/>",
-            "<info name=\"CoreType\" value=\"IntelAtom\"/>")
-        .replace("<info name=\"LinuxCapacity\" value=\"1024\"/>",
-            "<info name=\"CoreType\" value=\"IntelCore\"/>");
-    ImportedTopology t = HwlocXmlImporter.parse(
-        new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "rank.xml", 0.5);
+    String xml =
+        V2.replace(
+                "<info name=\"LinuxCapacity\" value=\"512\"/>",
+                "<info name=\"CoreType\" value=\"IntelAtom\"/>")
+            .replace(
+                "<info name=\"LinuxCapacity\" value=\"1024\"/>",
+                "<info name=\"CoreType\" value=\"IntelCore\"/>");
+    ImportedTopology t =
+        HwlocXmlImporter.parse(
+            new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "rank.xml", 0.5);
     assertThat(t.cpu(2).capacity()).isEqualTo(512);
     assertThat(t.cpu(0).capacity()).isEqualTo(1024);
     assertThat(t.notes()).anyMatch(n -> n.contains("assumed"));

@@ -29,17 +29,23 @@ import net.jqwik.api.Tuple;
 final class ImporterFuzzTest {
 
   static Arbitrary<String> mutated(String alphabet, String... valid) {
-    Arbitrary<String> once = Combinators.combine(
-            Arbitraries.of(valid),
-            Arbitraries.integers().between(0, 100_000),
-            Arbitraries.strings().withChars(alphabet).ofMaxLength(6),
-            Arbitraries.integers().between(0, 12))
-        .as((base, at, insert, delete) -> edit(base, at, insert, delete));
+    Arbitrary<String> once =
+        Combinators.combine(
+                Arbitraries.of(valid),
+                Arbitraries.integers().between(0, 100_000),
+                Arbitraries.strings().withChars(alphabet).ofMaxLength(6),
+                Arbitraries.integers().between(0, 12))
+            .as((base, at, insert, delete) -> edit(base, at, insert, delete));
     // A few edits at once, too.
-    return Arbitraries.frequencyOf(Tuple.of(3, once), Tuple.of(1, Combinators.combine(once,
-            Arbitraries.integers().between(0, 100_000),
-            Arbitraries.strings().withChars(alphabet).ofMaxLength(6))
-        .as((base, at, insert) -> edit(base, at, insert, 1))));
+    return Arbitraries.frequencyOf(
+        Tuple.of(3, once),
+        Tuple.of(
+            1,
+            Combinators.combine(
+                    once,
+                    Arbitraries.integers().between(0, 100_000),
+                    Arbitraries.strings().withChars(alphabet).ofMaxLength(6))
+                .as((base, at, insert) -> edit(base, at, insert, 1))));
   }
 
   private static String edit(String base, int at, String insert, int delete) {
@@ -58,20 +64,24 @@ final class ImporterFuzzTest {
 
   @Provide
   Arbitrary<String> hwloc() {
-    return mutated("<>/=\"' x0123456789abcdefABCDEF,-&;!?objectypsPUCorNUMAdL",
-        HwlocXmlImporterTest.V2);
+    return mutated(
+        "<>/=\"' x0123456789abcdefABCDEF,-&;!?objectypsPUCorNUMAdL", HwlocXmlImporterTest.V2);
   }
 
   @Property(tries = 400)
   void hwloc_mutatedFile_importsOrOneLineError(@ForAll("hwloc") String xml) {
-    importsOrRefusesInOneLine(() -> HwlocXmlImporter.parse(
-        new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "fuzz.xml"));
+    importsOrRefusesInOneLine(
+        () ->
+            HwlocXmlImporter.parse(
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), "fuzz.xml"));
   }
 
   @Provide
   Arbitrary<String> lscpu() {
-    return mutated("0123456789,:# -\nyesnoCPUNODESOCKETCOREL1d.",
-        LscpuImporterTest.PARSABLE, LscpuImporterTest.TABLE);
+    return mutated(
+        "0123456789,:# -\nyesnoCPUNODESOCKETCOREL1d.",
+        LscpuImporterTest.PARSABLE,
+        LscpuImporterTest.TABLE);
   }
 
   @Property(tries = 400)
@@ -105,9 +115,10 @@ final class ImporterFuzzTest {
 
   @Provide
   Arbitrary<Tuple.Tuple2<Integer, String>> sysfsEdits() {
-    Arbitrary<String> content = Arbitraries.frequencyOf(
-        Tuple.of(3, Arbitraries.strings().withChars("0123456789,-: \nxN").ofMaxLength(24)),
-        Tuple.of(1, Arbitraries.strings().ofMaxLength(24)));
+    Arbitrary<String> content =
+        Arbitraries.frequencyOf(
+            Tuple.of(3, Arbitraries.strings().withChars("0123456789,-: \nxN").ofMaxLength(24)),
+            Tuple.of(1, Arbitraries.strings().ofMaxLength(24)));
     return Combinators.combine(Arbitraries.integers().between(0, TREE.length - 1), content)
         .as(Tuple::of);
   }
@@ -124,13 +135,15 @@ final class ImporterFuzzTest {
       importsOrRefusesInOneLine(() -> SysfsImporter.read(root));
     } finally {
       try (Stream<Path> all = Files.walk(root)) {
-        all.sorted(Comparator.reverseOrder()).forEach(p -> {
-          try {
-            Files.delete(p);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
+        all.sorted(Comparator.reverseOrder())
+            .forEach(
+                p -> {
+                  try {
+                    Files.delete(p);
+                  } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                  }
+                });
       }
     }
   }

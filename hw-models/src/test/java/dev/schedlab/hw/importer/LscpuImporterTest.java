@@ -7,13 +7,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Both lscpu layouts, {@code -p} (comma-separated, header in the last comment line, caches as
- * separate columns) and {@code -e} (whitespace table, caches as one {@code L1d:L1i:L2:L3}
- * column, offline rows with {@code -}), give the same machine.
+ * separate columns) and {@code -e} (whitespace table, caches as one {@code L1d:L1i:L2:L3} column,
+ * offline rows with {@code -}), give the same machine.
  */
 final class LscpuImporterTest {
 
   /** 2 sockets × 2 cores × SMT2, siblings n / n+4, a node and an L3 per socket. */
-  static final String PARSABLE = """
+  static final String PARSABLE =
+      """
       # The following is the parsable format, which can be fed to other
       # programs. Each different item in every column has an unique ID
       # starting usually from zero.
@@ -29,7 +30,8 @@ final class LscpuImporterTest {
       """;
 
   /** 6 CPUs: a P-core pair, then E-cores sharing an L2 at a lower MAXMHZ, CPU 6 offline. */
-  static final String TABLE = """
+  static final String TABLE =
+      """
       CPU NODE SOCKET CORE L1d:L1i:L2:L3 ONLINE    MAXMHZ    MINMHZ
         0    0      0    0 0:0:0:0          yes 5000.0000 400.0000
         1    0      0    0 0:0:0:0          yes 5000.0000 400.0000

@@ -21,10 +21,11 @@ public final class SharedTopologies {
   /** The topologies directory, if present. */
   public static Optional<Path> directory() {
     String property = System.getProperty("schedlab.shared.dir");
-    Stream<Path> candidates = Stream.of(
-        property == null || property.isBlank() ? null : Path.of(property),
-        Path.of("..", "shared"),
-        Path.of("..", "..", "shared"));
+    Stream<Path> candidates =
+        Stream.of(
+            property == null || property.isBlank() ? null : Path.of(property),
+            Path.of("..", "shared"),
+            Path.of("..", "..", "shared"));
     return candidates
         .filter(p -> p != null)
         .map(p -> p.resolve("topologies").toAbsolutePath().normalize())
@@ -46,10 +47,11 @@ public final class SharedTopologies {
   public static Optional<Path> unpack(Path tarball, Path into) {
     try {
       Files.createDirectories(into);
-      Process p = new ProcessBuilder("tar", "xjf", tarball.toString(), "-C", into.toString())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .start();
+      Process p =
+          new ProcessBuilder("tar", "xjf", tarball.toString(), "-C", into.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
         p.destroyForcibly();
         return Optional.empty();

@@ -38,15 +38,21 @@ import org.junit.jupiter.api.io.TempDir;
  * node, L3, core and PU counts and SMT widths of that directory's README table; the lstopo text
  * files ({@code *.output}) are checked against the same rows through their {@code depth N: count
  * Type} summary. The sched domains built from each import are sane: every CPU's spans contain it
- * and nest up to the whole cpu map, groups of a domain cover its span (disjointly below NUMA),
- * NUMA levels follow the distinct node distances, the Kunpeng dump has 4-CPU CLS domains, and
- * exactly the hybrid, GB10 and Strix Point files have asymmetric capacity. A file without a README
- * row fails, so the table and the directory cannot drift apart.
+ * and nest up to the whole cpu map, groups of a domain cover its span (disjointly below NUMA), NUMA
+ * levels follow the distinct node distances, the Kunpeng dump has 4-CPU CLS domains, and exactly
+ * the hybrid, GB10 and Strix Point files have asymmetric capacity. A file without a README row
+ * fails, so the table and the directory cannot drift apart.
  */
 final class SharedTopologiesConformanceTest {
 
   /** One README row: counts, threads per core → cores, and the first online CPU's siblings. */
-  record Row(int packages, int nodes, int l3, int cores, int pus, Map<Integer, Integer> smt,
+  record Row(
+      int packages,
+      int nodes,
+      int l3,
+      int cores,
+      int pus,
+      Map<Integer, Integer> smt,
       String firstSiblings) {}
 
   static final Map<String, Row> ROWS = new HashMap<>();
@@ -60,19 +66,17 @@ final class SharedTopologiesConformanceTest {
     ROWS.put("arm64-ulna-hwloc1", new Row(2, 2, 2, 64, 256, Map.of(4, 64), "0,32,64,96"));
     ROWS.put("coral-lassen", new Row(2, 2, 20, 40, 160, Map.of(4, 40), "8-11"));
     ROWS.put("256ppc-8n8s4t", new Row(64, 8, 64, 64, 256, Map.of(4, 64), "0-3"));
-    ROWS.put("Intel-RaptorLake-Corei7-1370P",
-        new Row(1, 1, 1, 14, 20, Map.of(2, 6, 1, 8), "0-1"));
-    ROWS.put("20em64t-hybrid-1p6c2t+2ca4co1t",
-        new Row(1, 1, 1, 14, 20, Map.of(2, 6, 1, 8), "0-1"));
+    ROWS.put("Intel-RaptorLake-Corei7-1370P", new Row(1, 1, 1, 14, 20, Map.of(2, 6, 1, 8), "0-1"));
+    ROWS.put("20em64t-hybrid-1p6c2t+2ca4co1t", new Row(1, 1, 1, 14, 20, Map.of(2, 6, 1, 8), "0-1"));
     ROWS.put("nvidia-dgx-gb10", new Row(1, 1, 2, 20, 20, Map.of(1, 20), "0"));
-    ROWS.put("AMD-1Ah-Zen5StrixPoint-RyzenAI9HX370",
-        new Row(1, 1, 2, 12, 24, Map.of(2, 12), "0,12"));
+    ROWS.put(
+        "AMD-1Ah-Zen5StrixPoint-RyzenAI9HX370", new Row(1, 1, 2, 12, 24, Map.of(2, 12), "0,12"));
     ROWS.put("192em64t-24n8c2t", new Row(24, 24, 24, 192, 384, Map.of(2, 192), "0,192"));
     ROWS.put("16em64t-4s2c2t-offlines", new Row(4, 1, 4, 7, 12, Map.of(2, 5, 1, 2), "0,8"));
     ROWS.put("offline-cpu0-node0", new Row(2, 1, 2, 17, 17, Map.of(1, 17), "4"));
-    ROWS.put("64intel64-3g2n+2n-irregulargroups+pci",
-        new Row(8, 8, 8, 64, 64, Map.of(1, 64), "0"));
-    ROWS.put("Intel-KnightsLanding-XeonPhi-7210",
+    ROWS.put("64intel64-3g2n+2n-irregulargroups+pci", new Row(8, 8, 8, 64, 64, Map.of(1, 64), "0"));
+    ROWS.put(
+        "Intel-KnightsLanding-XeonPhi-7210",
         new Row(1, 1, 0, 64, 256, Map.of(4, 64), "0,64,128,192"));
     ROWS.put("16em64t-4s2c2t", new Row(4, 1, 4, 8, 16, Map.of(2, 8), "0,8"));
     ROWS.put("Intel-Core-2xXeon-E5345", new Row(2, 1, 0, 8, 8, Map.of(1, 8), "0"));
@@ -80,16 +84,23 @@ final class SharedTopologiesConformanceTest {
   }
 
   /** Files whose README row says the capacities differ (cpukinds or cpufreq). */
-  static final Set<String> ASYMMETRIC = Set.of(
-      "Intel-RaptorLake-Corei7-1370P", "20em64t-hybrid-1p6c2t+2ca4co1t", "nvidia-dgx-gb10",
-      "AMD-1Ah-Zen5StrixPoint-RyzenAI9HX370");
+  static final Set<String> ASYMMETRIC =
+      Set.of(
+          "Intel-RaptorLake-Corei7-1370P",
+          "20em64t-hybrid-1p6c2t+2ca4co1t",
+          "nvidia-dgx-gb10",
+          "AMD-1Ah-Zen5StrixPoint-RyzenAI9HX370");
 
   @TempDir static Path unpacked;
 
   /** The README row a file belongs to. */
   static String machineOf(String fileName) {
-    String base = fileName.replace(".tar.bz2", "").replace(".console.output", "")
-        .replace(".output", "").replace(".xml", "");
+    String base =
+        fileName
+            .replace(".tar.bz2", "")
+            .replace(".console.output", "")
+            .replace(".output", "")
+            .replace(".xml", "");
     switch (base) {
       case "16em64t-4s2c2t-offlines-xml":
         return "16em64t-4s2c2t-offlines";
@@ -102,8 +113,9 @@ final class SharedTopologiesConformanceTest {
     }
   }
 
-  private static final String ABSENT = "../shared/topologies not found (system property"
-      + " schedlab.shared.dir unset or wrong, and no ../shared): skipping the conformance tests";
+  private static final String ABSENT =
+      "../shared/topologies not found (system property"
+          + " schedlab.shared.dir unset or wrong, and no ../shared): skipping the conformance tests";
 
   @Test
   void sharedTopologies_directory_everyFileHasARowAndEveryRowAFile() throws IOException {
@@ -176,8 +188,7 @@ final class SharedTopologiesConformanceTest {
     int first = topology.onlineMask().first();
     MutableCpuMask siblings = topology.smtSiblings(first).mutableCopy();
     siblings.andWith(topology.onlineMask());
-    assertThat(siblings.toCpuList()).as("siblings of CPU " + first).isEqualTo(
-        row.firstSiblings());
+    assertThat(siblings.toCpuList()).as("siblings of CPU " + first).isEqualTo(row.firstSiblings());
     // the Topology agrees with the importer on the online groups
     assertThat(distinctOnline(topology, topology::packageId)).isEqualTo(row.packages());
     assertThat(distinctOnline(topology, topology::coreId)).isEqualTo(row.cores());
@@ -230,15 +241,16 @@ final class SharedTopologiesConformanceTest {
         }
       }
       assertThat(numaLevels).isLessThanOrEqualTo(Math.max(0, distinct.length - 1));
-      assertThat(chain.get(chain.size() - 1).span()).as("top span of CPU " + cpu)
-          .isEqualTo(cpuMap);
+      assertThat(chain.get(chain.size() - 1).span()).as("top span of CPU " + cpu).isEqualTo(cpuMap);
     }
-    assertThat(sd.hasAsymCpuCapacity()).as("asymmetric capacity")
+    assertThat(sd.hasAsymCpuCapacity())
+        .as("asymmetric capacity")
         .isEqualTo(ASYMMETRIC.contains(machine));
     if (machine.equals("nvidia-dgx-gb10")) {
       for (int cpu = cpuMap.first(); cpu != CpuMask.NO_CPU; cpu = cpuMap.next(cpu)) {
         assertThat(sd.sdLlc(cpu).hasFlag(SdFlags.SD_ASYM_CPUCAPACITY))
-            .as("GB10 LLCs mix big and little cores").isTrue();
+            .as("GB10 LLCs mix big and little cores")
+            .isTrue();
       }
     }
     if (machine.equals("128arm-2pa2n8cluster4co")) {
@@ -277,7 +289,8 @@ final class SharedTopologiesConformanceTest {
           expected.set(c);
         }
       }
-      assertThat(d.span().toCpuList()).as(where + " = nodes within distance " + d.distance())
+      assertThat(d.span().toCpuList())
+          .as(where + " = nodes within distance " + d.distance())
           .isEqualTo(expected.toCpuList());
     }
   }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sysfs importer builds groups from the kernel's masks (not its id numbers), keeps offline
- * CPUs as offline, reads node distances and capacities, ignores instruction caches, and accepts a
+ * The sysfs importer builds groups from the kernel's masks (not its id numbers), keeps offline CPUs
+ * as offline, reads node distances and capacities, ignores instruction caches, and accepts a
  * gathered dump whose {@code sys/} sits one level down.
  */
 final class SysfsImporterTest {
@@ -79,9 +79,10 @@ final class SysfsImporterTest {
   void read_noCapacityButDifferentMaxFrequency_scalesByFrequency() {
     SysfsTree tree = new SysfsTree(dir);
     for (int cpu = 0; cpu < 4; cpu++) {
-      tree.cpu(cpu, Integer.toString(cpu), "0-3").write(
-          "devices/system/cpu/cpu" + cpu + "/cpufreq/cpuinfo_max_freq", cpu < 2 ? "5000000"
-              : "3900000");
+      tree.cpu(cpu, Integer.toString(cpu), "0-3")
+          .write(
+              "devices/system/cpu/cpu" + cpu + "/cpufreq/cpuinfo_max_freq",
+              cpu < 2 ? "5000000" : "3900000");
     }
     ImportedTopology t = SysfsImporter.read(tree.root);
     assertThat(t.cpu(2).capacity()).isEqualTo(799); // round(1024 × 3.9 / 5.0)

@@ -15,8 +15,8 @@ final class SysfsTextTest {
 
   @Test
   void parseCpuList_rangesAndSingles_setExactlyThoseCpus() {
-    assertThat(SysfsText.parseCpuList("0-2,5,7-8\n")).isEqualTo(HwlocBitmapTest.bits(0, 1, 2, 5,
-        7, 8));
+    assertThat(SysfsText.parseCpuList("0-2,5,7-8\n"))
+        .isEqualTo(HwlocBitmapTest.bits(0, 1, 2, 5, 7, 8));
   }
 
   @Test

@@ -23,12 +23,13 @@ final class ImportProviderTest {
   @Test
   void auto_xmlFile_isReadAsHwloc() throws IOException {
     Path xml = dir.resolve("m.xml");
-    Files.writeString(xml, "\n  <topology version=\"2.0\">"
-        + "<object type=\"Machine\" cpuset=\"0x3\"><object type=\"Core\" cpuset=\"0x3\">"
-        + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\"/>"
-        + "<object type=\"PU\" os_index=\"1\" cpuset=\"0x2\"/></object></object></topology>");
-    Topology t = Machines.create(new ImportProvider(), Map.of("path", xml.toString()))
-        .topology();
+    Files.writeString(
+        xml,
+        "\n  <topology version=\"2.0\">"
+            + "<object type=\"Machine\" cpuset=\"0x3\"><object type=\"Core\" cpuset=\"0x3\">"
+            + "<object type=\"PU\" os_index=\"0\" cpuset=\"0x1\"/>"
+            + "<object type=\"PU\" os_index=\"1\" cpuset=\"0x2\"/></object></object></topology>");
+    Topology t = Machines.create(new ImportProvider(), Map.of("path", xml.toString())).topology();
     assertThat(t.smtSiblings(0).toCpuList()).isEqualTo("0-1");
     assertThat(t.name()).isEqualTo("m");
   }
@@ -41,8 +42,7 @@ final class ImportProviderTest {
       Files.writeString(topo.resolve("thread_siblings_list"), Integer.toString(cpu));
       Files.writeString(topo.resolve("core_siblings_list"), "0-1");
     }
-    Topology t = Machines.create(new ImportProvider(), Map.of("path", dir.toString()))
-        .topology();
+    Topology t = Machines.create(new ImportProvider(), Map.of("path", dir.toString())).topology();
     assertThat(t.cpuCount()).isEqualTo(2);
     assertThat(t.isSmt()).isFalse();
   }
@@ -51,8 +51,7 @@ final class ImportProviderTest {
   void auto_textFile_isReadAsLscpu() throws IOException {
     Path text = dir.resolve("lscpu.txt");
     Files.writeString(text, "# CPU,Core,Socket,Node\n0,0,0,0\n1,0,0,0\n2,1,0,0\n3,1,0,0\n");
-    Topology t = Machines.create(new ImportProvider(), Map.of("path", text.toString()))
-        .topology();
+    Topology t = Machines.create(new ImportProvider(), Map.of("path", text.toString())).topology();
     assertThat(t.smtSiblings(2).toCpuList()).isEqualTo("2-3");
   }
 
@@ -60,8 +59,10 @@ final class ImportProviderTest {
   void explicitFormat_wrongForTheFile_failsNamingTheFile() throws IOException {
     Path text = dir.resolve("lscpu.txt");
     Files.writeString(text, "# CPU,Core,Socket\n0,0,0\n");
-    assertThatThrownBy(() -> Machines.create(new ImportProvider(),
-        Map.of("path", text.toString(), "format", "hwloc")))
+    assertThatThrownBy(
+            () ->
+                Machines.create(
+                    new ImportProvider(), Map.of("path", text.toString(), "format", "hwloc")))
         .isInstanceOf(TopologyImportException.class)
         .hasMessageStartingWith("lscpu.txt: malformed XML");
   }

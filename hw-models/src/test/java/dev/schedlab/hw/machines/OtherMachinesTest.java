@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The non-Vera machines have the shapes their sources give (Altra 80 cores without SMT; Hygon 384
- * CPUs SMT2 with a private L3 per die and a node per die or per socket; Xeon 2 × 16 × SMT2;
- * POWER SMT4/SMT8 with adjacent siblings) and refuse parameter combinations that cannot be built.
+ * CPUs SMT2 with a private L3 per die and a node per die or per socket; Xeon 2 × 16 × SMT2; POWER
+ * SMT4/SMT8 with adjacent siblings) and refuse parameter combinations that cannot be built.
  */
 final class OtherMachinesTest {
 
@@ -29,8 +29,9 @@ final class OtherMachinesTest {
 
   @Test
   void altra_llcCores_wholeChipAndNonDivisor() {
-    assertThat(Machines.create(new AltraProvider(), Map.of("llc_cores", "80")).topology()
-        .llcCount()).isEqualTo(1);
+    assertThat(
+            Machines.create(new AltraProvider(), Map.of("llc_cores", "80")).topology().llcCount())
+        .isEqualTo(1);
     assertThatThrownBy(() -> Machines.create(new AltraProvider(), Map.of("llc_cores", "3")))
         .hasMessageContaining("llc_cores=3");
   }
@@ -57,13 +58,18 @@ final class OtherMachinesTest {
     // All at most RECLAIM_DISTANCE (30): every level of CPU 0 keeps fork balancing.
     assertThat(SchedDomains.build(t).domains(0))
         .allSatisfy(sd -> assertThat(sd.flags() & SdFlags.SD_BALANCE_FORK).isNotZero());
-    Topology amd = Machines.create(new Hygon7447vProvider(),
-        Map.of("remote_distance", "32", "peer_die_distance", "32")).topology();
+    Topology amd =
+        Machines.create(
+                new Hygon7447vProvider(),
+                Map.of("remote_distance", "32", "peer_die_distance", "32"))
+            .topology();
     assertThat(SchedDomains.build(amd).numaDistances()).containsExactly(10, 16, 32);
-    assertThat(SchedDomains.build(amd).domains(0).stream()
-        .filter(sd -> (sd.flags() & SdFlags.SD_BALANCE_FORK) == 0)).hasSize(1);
-    assertThat(m.facts().memoryBandwidthPerNode()).isEqualTo(204.8e9 / 4, org.assertj.core.api
-        .Assertions.within(1.0));
+    assertThat(
+            SchedDomains.build(amd).domains(0).stream()
+                .filter(sd -> (sd.flags() & SdFlags.SD_BALANCE_FORK) == 0))
+        .hasSize(1);
+    assertThat(m.facts().memoryBandwidthPerNode())
+        .isEqualTo(204.8e9 / 4, org.assertj.core.api.Assertions.within(1.0));
   }
 
   @Test
@@ -73,14 +79,15 @@ final class OtherMachinesTest {
     assertThat(t.nodeCount()).isEqualTo(2);
     assertThat(t.llcCount()).isEqualTo(8);
     assertThat(SchedDomains.build(t).levelNames()).containsExactly("SMT", "MC", "PKG", "NUMA");
-    assertThat(m.facts().memoryBandwidthPerNode()).isEqualTo(204.8e9, org.assertj.core.api
-        .Assertions.within(1.0));
+    assertThat(m.facts().memoryBandwidthPerNode())
+        .isEqualTo(204.8e9, org.assertj.core.api.Assertions.within(1.0));
   }
 
   @Test
   void hygon_diesNotSplittingTheCores_areRefused() {
-    assertThatThrownBy(() -> Machines.create(new Hygon7447vProvider(),
-        Map.of("dies_per_socket", "5"))).hasMessageContaining("do not split the 192 cores");
+    assertThatThrownBy(
+            () -> Machines.create(new Hygon7447vProvider(), Map.of("dies_per_socket", "5")))
+        .hasMessageContaining("do not split the 192 cores");
   }
 
   @Test
@@ -106,15 +113,18 @@ final class OtherMachinesTest {
 
   @Test
   void power_llcCoresNotDividingCores_isRefused() {
-    assertThatThrownBy(() -> Machines.create(new PowerSmt4Provider(),
-        Map.of("cores_per_socket", "6", "llc_cores", "4")))
+    assertThatThrownBy(
+            () ->
+                Machines.create(
+                    new PowerSmt4Provider(), Map.of("cores_per_socket", "6", "llc_cores", "4")))
         .hasMessageContaining("llc_cores=4 does not divide cores_per_socket=6");
   }
 
   @Test
   void shape_string_buildsThatMachine() {
-    Topology t = Machines.create(new ShapeProvider(),
-        Map.of("shape", "1n2l4c4t", "numbering", "adjacent")).topology();
+    Topology t =
+        Machines.create(new ShapeProvider(), Map.of("shape", "1n2l4c4t", "numbering", "adjacent"))
+            .topology();
     assertThat(t.cpuCount()).isEqualTo(32);
     assertThat(t.smtSiblings(0).toCpuList()).isEqualTo("0-3");
     assertThat(t.llcCount()).isEqualTo(2);

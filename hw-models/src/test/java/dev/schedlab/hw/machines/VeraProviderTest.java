@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code hw.vera} is the machine of the ILB thread: 352 CPUs, siblings n and n+176, node 0 =
  * 0-87,176-263; the default (asymmetric firmware) variant sets SD_ASYM_CPUCAPACITY and the equal
- * variant does not; the Olympus qualification rule is on unless turned off, counted at the
- * assumed clock; bad overrides are refused with the parameter named.
+ * variant does not; the Olympus qualification rule is on unless turned off, counted at the assumed
+ * clock; bad overrides are refused with the parameter named.
  */
 final class VeraProviderTest {
 
@@ -61,8 +61,8 @@ final class VeraProviderTest {
 
   @Test
   void capacityLevels_equalFirmware_ignored() {
-    Topology t = Machines.create(provider, Map.of("capacity", "equal", "capacity_levels", "8"))
-        .topology();
+    Topology t =
+        Machines.create(provider, Map.of("capacity", "equal", "capacity_levels", "8")).topology();
     assertThat(t.isAsymmetricCapacity()).isFalse();
   }
 

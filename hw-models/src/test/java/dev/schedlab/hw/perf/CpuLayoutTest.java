@@ -37,7 +37,8 @@ final class CpuLayoutTest {
 
   @Test
   void of_asymmetricSiblingLists_isRejected() {
-    assertThatThrownBy(() -> CpuLayout.of(new int[] {1024, 1024}, new int[][] {{1}, {}},
-        new int[] {0, 0})).hasMessageContaining("not the other way round");
+    assertThatThrownBy(
+            () -> CpuLayout.of(new int[] {1024, 1024}, new int[][] {{1}, {}}, new int[] {0, 0}))
+        .hasMessageContaining("not the other way round");
   }
 }

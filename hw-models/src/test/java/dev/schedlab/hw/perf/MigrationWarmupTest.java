@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
  */
 final class MigrationWarmupTest {
 
-  private final MigrationWarmup warmup = new MigrationWarmup(
-      new double[] {0.02, 0.15, 0.30, 0.45}, new long[] {2_000, 20_000, 0, 300_000});
+  private final MigrationWarmup warmup =
+      new MigrationWarmup(
+          new double[] {0.02, 0.15, 0.30, 0.45}, new long[] {2_000, 20_000, 0, 300_000});
 
   @Test
   void factor_growingRunTime_neverFallsAndChangesOnlyWhereAnnounced() {
@@ -50,6 +51,7 @@ final class MigrationWarmupTest {
   @Test
   void constructor_penaltyAbove095_isRejectedWithRange() {
     assertThatThrownBy(() -> new MigrationWarmup(new double[] {0, 0, 0, 1.0}, new long[4]))
-        .hasMessageContaining("distance 4").hasMessageContaining("0..0.95");
+        .hasMessageContaining("distance 4")
+        .hasMessageContaining("0..0.95");
   }
 }

@@ -34,8 +34,13 @@ final class RemoteMemoryTest {
 
   private static StandardPerformanceModel model(Topology t, RemoteMemory remote) {
     // A node feeds 2 threads at full speed (40 GB/s, 20 GB/s per thread).
-    return new StandardPerformanceModel(CpuLayout.of(t), new SmtCoRun(1, 1, 0), null,
-        MigrationWarmup.none(), new MemoryBandwidthShare(40e9, 20e9), remote);
+    return new StandardPerformanceModel(
+        CpuLayout.of(t),
+        new SmtCoRun(1, 1, 0),
+        null,
+        MigrationWarmup.none(),
+        new MemoryBandwidthShare(40e9, 20e9),
+        remote);
   }
 
   @Test
@@ -59,8 +64,12 @@ final class RemoteMemoryTest {
         model(t, RemoteMemory.of(t, RemoteMemory.Placement.FIRST_TOUCH, 0));
     // Task 7 runs on node 2 with its pages on node 0; one local thread runs on node 0 too. Demand
     // 1 + 10/32 threads < 2 that the node feeds: nobody is throttled by bandwidth.
-    FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryHome(7, 0).memoryBoundHomedRunning(0, 0, 1).memoryBoundHomedRunning(0, 2, 1);
+    FakePerfState s =
+        new FakePerfState(4)
+            .workClass(7, WorkClass.MEMORY)
+            .memoryHome(7, 0)
+            .memoryBoundHomedRunning(0, 0, 1)
+            .memoryBoundHomedRunning(0, 2, 1);
     assertThat(m.speed(2, 7, s)).isCloseTo(10.0 / 32, within(1e-12));
     assertThat(m.speed(0, 7, s)).isEqualTo(1.0);
     // Compute-bound tasks are unaffected.
@@ -75,8 +84,12 @@ final class RemoteMemoryTest {
     // Node 0 holds the pages of 4 local and 4 cross-socket threads: demand 4 + 4 * 10/32 = 5.25
     // threads, share 2 / 5.25. Delivered: 4 * share + 4 * (10/32) * share = 2 threads' worth,
     // the node's whole bandwidth.
-    FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryHome(7, 0).memoryBoundHomedRunning(0, 0, 4).memoryBoundHomedRunning(0, 2, 4);
+    FakePerfState s =
+        new FakePerfState(4)
+            .workClass(7, WorkClass.MEMORY)
+            .memoryHome(7, 0)
+            .memoryBoundHomedRunning(0, 0, 4)
+            .memoryBoundHomedRunning(0, 2, 4);
     double share = 2 / 5.25;
     assertThat(m.speed(0, 7, s)).isCloseTo(share, within(1e-12));
     assertThat(m.speed(2, 7, s)).isCloseTo(share * 10.0 / 32, within(1e-12));
@@ -86,12 +99,16 @@ final class RemoteMemoryTest {
   @Test
   void runningNodeRule_orUnknownHome_keepsThePerRunningNodeShare() {
     Topology t = fourNodes();
-    FakePerfState s = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryHome(7, 0).memoryBoundHomedRunning(0, 2, 4).memoryBoundRunning(2, 1);
+    FakePerfState s =
+        new FakePerfState(4)
+            .workClass(7, WorkClass.MEMORY)
+            .memoryHome(7, 0)
+            .memoryBoundHomedRunning(0, 2, 4)
+            .memoryBoundRunning(2, 1);
     assertThat(model(t, RemoteMemory.runningNode(t)).speed(2, 7, s)).isEqualTo(1.0);
     assertThat(model(t, null).speed(2, 7, s)).isEqualTo(1.0);
-    FakePerfState noHome = new FakePerfState(4).workClass(7, WorkClass.MEMORY)
-        .memoryBoundRunning(2, 4);
+    FakePerfState noHome =
+        new FakePerfState(4).workClass(7, WorkClass.MEMORY).memoryBoundRunning(2, 4);
     StandardPerformanceModel firstTouch =
         model(t, RemoteMemory.of(t, RemoteMemory.Placement.FIRST_TOUCH, 0));
     assertThat(firstTouch.speed(2, 7, noHome)).isCloseTo(0.5, within(1e-12));

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Olympus idle-qualification interval counts whole cycles at the core clock: a sibling idle
- * for 10,239 cycles still slows its core, one idle for 10,240 cycles no longer does, at any clock;
- * a wakeup inside the window restarts it; a CPU that never ran does not count.
+ * The Olympus idle-qualification interval counts whole cycles at the core clock: a sibling idle for
+ * 10,239 cycles still slows its core, one idle for 10,240 cycles no longer does, at any clock; a
+ * wakeup inside the window restarts it; a CPU that never ran does not count.
  */
 final class SiblingQualificationTest {
 

@@ -39,8 +39,8 @@ final class SmtCoRunTest {
   @Test
   void speed_smt4AtFactor07_matchesTheLinearThroughputCurve() {
     // 4 threads busy: core does 1 + 3 × 0.4 = 2.2 threads' worth, 0.55 each
-    assertThat(new SmtCoRun(0.7, 0.9, 3).speed(WorkClass.COMPUTE, 3)).isCloseTo(0.55,
-        within(1e-12));
+    assertThat(new SmtCoRun(0.7, 0.9, 3).speed(WorkClass.COMPUTE, 3))
+        .isCloseTo(0.55, within(1e-12));
   }
 
   @Test

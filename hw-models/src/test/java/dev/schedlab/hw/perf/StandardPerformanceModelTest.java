@@ -21,17 +21,20 @@ final class StandardPerformanceModelTest {
 
   /** 4 CPUs: cores {0,2} and {1,3}; CPU 1/3 at capacity 512; node 0 = {0,2}, node 1 = {1,3}. */
   private static CpuLayout layout() {
-    return CpuLayout.of(new int[] {1024, 512, 1024, 512},
-        new int[][] {{2}, {3}, {0}, {1}}, new int[] {0, 1, 0, 1});
+    return CpuLayout.of(
+        new int[] {1024, 512, 1024, 512}, new int[][] {{2}, {3}, {0}, {1}}, new int[] {0, 1, 0, 1});
   }
 
   private static final double[] PENALTY = {0.02, 0.15, 0.30, 0.45};
   private static final long[] HALF_LIFE = {2_000, 20_000, 100_000, 300_000};
 
   private static StandardPerformanceModel model(boolean olympus) {
-    return new StandardPerformanceModel(layout(), new SmtCoRun(F, 0.9, 1),
+    return new StandardPerformanceModel(
+        layout(),
+        new SmtCoRun(F, 0.9, 1),
         olympus ? new SiblingQualification(10_240, 1e9) : null,
-        new MigrationWarmup(PENALTY, HALF_LIFE), new MemoryBandwidthShare(100e9, 20e9));
+        new MigrationWarmup(PENALTY, HALF_LIFE),
+        new MemoryBandwidthShare(100e9, 20e9));
   }
 
   @Test
@@ -94,7 +97,9 @@ final class StandardPerformanceModelTest {
     for (int d = 1; d <= 4; d++) {
       FakePerfState s = new FakePerfState(4).at(T0).wake(0).migrated(7, d);
       double speed = m.speed(0, 7, s);
-      assertThat(speed).as("distance %d", d).isCloseTo(1 - PENALTY[d - 1], within(1e-12))
+      assertThat(speed)
+          .as("distance %d", d)
+          .isCloseTo(1 - PENALTY[d - 1], within(1e-12))
           .isLessThan(previous);
       previous = speed;
     }
@@ -133,7 +138,8 @@ final class StandardPerformanceModelTest {
     for (int n = 1; n <= 20; n++) {
       double speed = m.speed(0, 7, s.memoryBoundRunning(0, n));
       double delivered = n * speed * threadDemand;
-      assertThat(delivered).as("%d threads", n)
+      assertThat(delivered)
+          .as("%d threads", n)
           .isCloseTo(Math.min(n * threadDemand, nodeBandwidth), within(1.0));
     }
     assertThat(m.speed(0, 8, s.memoryBoundRunning(0, 20))).as("compute task").isEqualTo(1.0);
@@ -142,16 +148,26 @@ final class StandardPerformanceModelTest {
   @Test
   void speed_memoryBoundOnOtherNode_isNotSlowedByThisNode() {
     StandardPerformanceModel m = model(false);
-    FakePerfState s = new FakePerfState(4).at(T0).wake(0).workClass(7, WorkClass.MEMORY)
-        .memoryBoundRunning(1, 50).memoryBoundRunning(0, 1);
+    FakePerfState s =
+        new FakePerfState(4)
+            .at(T0)
+            .wake(0)
+            .workClass(7, WorkClass.MEMORY)
+            .memoryBoundRunning(1, 50)
+            .memoryBoundRunning(0, 1);
     assertThat(m.speed(0, 7, s)).isEqualTo(1.0);
   }
 
   @Test
   void speed_memoryBoundWithBusySibling_usesTheMemoryFactor() {
     StandardPerformanceModel m = model(false);
-    FakePerfState s = new FakePerfState(4).at(T0).wake(0).wake(2).workClass(7, WorkClass.MEMORY)
-        .memoryBoundRunning(0, 1);
+    FakePerfState s =
+        new FakePerfState(4)
+            .at(T0)
+            .wake(0)
+            .wake(2)
+            .workClass(7, WorkClass.MEMORY)
+            .memoryBoundRunning(0, 1);
     assertThat(m.speed(0, 7, s)).isCloseTo(0.9, within(1e-12));
   }
 }

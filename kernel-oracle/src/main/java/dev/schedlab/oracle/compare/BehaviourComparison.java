@@ -3,10 +3,10 @@ package dev.schedlab.oracle.compare;
 import dev.schedlab.core.stats.DomainSchedstat;
 import dev.schedlab.core.stats.Schedstat;
 import dev.schedlab.core.stats.SimulationResult;
-import dev.schedlab.oracle.report.OracleRow;
 import dev.schedlab.oracle.kernel.KernelSchedstat;
 import dev.schedlab.oracle.kernel.KernelSchedstat.IdleType;
 import dev.schedlab.oracle.kernel.KernelSchedstat.LbField;
+import dev.schedlab.oracle.report.OracleRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +25,9 @@ public final class BehaviourComparison {
   /** The factor within which a figure counts as agreeing. */
   public static final double TOLERANCE = 2.0;
 
-  private static final String[] FIELD_NAMES =
-      {"lb_count", "lb_balanced", "lb_failed", "lb_imbalance", "lb_gained"};
+  private static final String[] FIELD_NAMES = {
+    "lb_count", "lb_balanced", "lb_failed", "lb_imbalance", "lb_gained"
+  };
 
   private BehaviourComparison() {}
 
@@ -40,15 +41,19 @@ public final class BehaviourComparison {
    * @param seconds the guest's interval between the snapshots
    * @param sim the simulator's run of the same workload on the guest's topology
    */
-  public static List<OracleRow> rows(KernelSchedstat before, KernelSchedstat after,
-      Map<Integer, List<String>> levelNames, long softirqs, double seconds,
+  public static List<OracleRow> rows(
+      KernelSchedstat before,
+      KernelSchedstat after,
+      Map<Integer, List<String>> levelNames,
+      long softirqs,
+      double seconds,
       SimulationResult sim) {
     double simSeconds = sim.simulatedNs() / 1e9;
     Map<String, double[]> kernel = new LinkedHashMap<>();
     double[] kernelCpu = new double[3];
     for (KernelSchedstat.Cpu a : after.cpus()) {
-      KernelSchedstat.Cpu b = before.cpus().stream().filter(c -> c.cpu() == a.cpu()).findFirst()
-          .orElse(null);
+      KernelSchedstat.Cpu b =
+          before.cpus().stream().filter(c -> c.cpu() == a.cpu()).findFirst().orElse(null);
       if (b == null) {
         continue;
       }
@@ -77,11 +82,12 @@ public final class BehaviourComparison {
         double[] sums = simulated.computeIfAbsent(names.get(k), n -> new double[15]);
         long[] lb = e.domains().get(k).lb();
         for (IdleType t : IdleType.values()) {
-          int block = switch (t) {
-            case BUSY -> 0;
-            case IDLE -> 1;
-            case NEWLY_IDLE -> 2;
-          };
+          int block =
+              switch (t) {
+                case BUSY -> 0;
+                case IDLE -> 1;
+                case NEWLY_IDLE -> 2;
+              };
           int base = block * 11;
           sums[t.ordinal() * 5] += lb[base];
           sums[t.ordinal() * 5 + 1] += lb[base + 1];
@@ -100,18 +106,29 @@ public final class BehaviourComparison {
       for (IdleType t : List.of(IdleType.BUSY, IdleType.IDLE, IdleType.NEWLY_IDLE)) {
         for (int f = 0; f < 5; f++) {
           int at = t.ordinal() * 5 + f;
-          rows.add(OracleRow.figure("balancing per s", level + " " + idleName(t) + " "
-              + FIELD_NAMES[f], k[at] / seconds, s[at] / simSeconds, TOLERANCE));
+          rows.add(
+              OracleRow.figure(
+                  "balancing per s",
+                  level + " " + idleName(t) + " " + FIELD_NAMES[f],
+                  k[at] / seconds,
+                  s[at] / simSeconds,
+                  TOLERANCE));
         }
       }
     }
     String[] cpuNames = {"sched_goidle", "ttwu_count", "ttwu_local"};
     for (int i = 0; i < 3; i++) {
-      rows.add(OracleRow.figure("cpu lines per s", cpuNames[i], kernelCpu[i] / seconds,
-          simCpu[i] / simSeconds, TOLERANCE));
+      rows.add(
+          OracleRow.figure(
+              "cpu lines per s",
+              cpuNames[i],
+              kernelCpu[i] / seconds,
+              simCpu[i] / simSeconds,
+              TOLERANCE));
     }
-    rows.add(OracleRow.figure("softirqs per s", "SCHED", softirqs / seconds,
-        sim.softirqs() / simSeconds, TOLERANCE));
+    rows.add(
+        OracleRow.figure(
+            "softirqs per s", "SCHED", softirqs / seconds, sim.softirqs() / simSeconds, TOLERANCE));
     return rows;
   }
 
@@ -119,8 +136,8 @@ public final class BehaviourComparison {
    * The trace's figures against the simulator's: idle-to-task switches with a busy or with only
    * idle SMT siblings ({@code smtContention}, {@code smtNoContention}), migrations per level (the
    * simulator counts balancing moves per level and wakeup moves apart, so the per-level rows
-   * compare balancing only and the total compares everything), and the kernel's per-task CPU
-   * time of the workload (min, mean, max, CPU seconds per second).
+   * compare balancing only and the total compares everything), and the kernel's per-task CPU time
+   * of the workload (min, mean, max, CPU seconds per second).
    */
   public static List<OracleRow> traceRows(
       dev.schedlab.oracle.kernel.KernelTrace trace, SimulationResult sim) {
@@ -131,10 +148,20 @@ public final class BehaviourComparison {
     double seconds = trace.seconds();
     double simSeconds = sim.simulatedNs() / 1e9;
     String section = "trace per s";
-    rows.add(OracleRow.figure(section, "idle->task, busy SMT sibling",
-        trace.idleToTaskBusySibling() / seconds, sim.smtContention() / simSeconds, TOLERANCE));
-    rows.add(OracleRow.figure(section, "idle->task, idle SMT siblings",
-        trace.idleToTaskIdleSiblings() / seconds, sim.smtNoContention() / simSeconds, TOLERANCE));
+    rows.add(
+        OracleRow.figure(
+            section,
+            "idle->task, busy SMT sibling",
+            trace.idleToTaskBusySibling() / seconds,
+            sim.smtContention() / simSeconds,
+            TOLERANCE));
+    rows.add(
+        OracleRow.figure(
+            section,
+            "idle->task, idle SMT siblings",
+            trace.idleToTaskIdleSiblings() / seconds,
+            sim.smtNoContention() / simSeconds,
+            TOLERANCE));
     List<String> simLevels = keys(sim.levelNames());
     long[] simMigrations = sim.migrationsPerLevel();
     long kernelTotal = 0;
@@ -146,24 +173,47 @@ public final class BehaviourComparison {
       simTotal += n;
     }
     List<String> levels = new ArrayList<>(simLevels);
-    trace.migrationsPerLevel().keySet().stream().filter(k -> !levels.contains(k))
+    trace.migrationsPerLevel().keySet().stream()
+        .filter(k -> !levels.contains(k))
         .forEach(levels::add);
     for (String level : levels) {
       int at = simLevels.indexOf(level);
       double simValue = at >= 0 && at < simMigrations.length ? simMigrations[at] : 0;
-      rows.add(OracleRow.figure(section, "migrations " + level + " (sim: balancing)",
-          trace.migrationsPerLevel().getOrDefault(level, 0L) / seconds, simValue / simSeconds,
-          TOLERANCE));
+      rows.add(
+          OracleRow.figure(
+              section,
+              "migrations " + level + " (sim: balancing)",
+              trace.migrationsPerLevel().getOrDefault(level, 0L) / seconds,
+              simValue / simSeconds,
+              TOLERANCE));
     }
-    rows.add(OracleRow.figure(section, "migrations, all (sim: balancing + wakeup)",
-        kernelTotal / seconds, simTotal / simSeconds, TOLERANCE));
-    java.util.DoubleSummaryStatistics cpu = trace.taskCpuSeconds().values().stream()
-        .mapToDouble(v -> v / seconds).summaryStatistics();
+    rows.add(
+        OracleRow.figure(
+            section,
+            "migrations, all (sim: balancing + wakeup)",
+            kernelTotal / seconds,
+            simTotal / simSeconds,
+            TOLERANCE));
+    java.util.DoubleSummaryStatistics cpu =
+        trace.taskCpuSeconds().values().stream().mapToDouble(v -> v / seconds).summaryStatistics();
     if (cpu.getCount() > 0) {
-      String text = String.format(java.util.Locale.ROOT, "%.2f / %.2f / %.2f (%d tasks)",
-          cpu.getMin(), cpu.getAverage(), cpu.getMax(), cpu.getCount());
-      rows.add(new OracleRow(section, "workload task CPU s/s min/mean/max", text, "-",
-          cpu.getAverage(), Double.NaN, true));
+      String text =
+          String.format(
+              java.util.Locale.ROOT,
+              "%.2f / %.2f / %.2f (%d tasks)",
+              cpu.getMin(),
+              cpu.getAverage(),
+              cpu.getMax(),
+              cpu.getCount());
+      rows.add(
+          new OracleRow(
+              section,
+              "workload task CPU s/s min/mean/max",
+              text,
+              "-",
+              cpu.getAverage(),
+              Double.NaN,
+              true));
     }
     return rows;
   }

@@ -13,8 +13,8 @@ import java.util.TreeSet;
  * Every CPU's sched domains, guest kernel against simulator, field by field: the chain's length,
  * then per level its name, span, flags, groups (in list order, with balance masks) and the {@code
  * sd_init()} tunables. The guest's names are mapped by {@link SimulatorDomains#renameKernel} first.
- * A difference that a known rule of Linux 6.1 explains carries that rule and does not count
- * against {@link #matches()}.
+ * A difference that a known rule of Linux 6.1 explains carries that rule and does not count against
+ * {@link #matches()}.
  *
  * @param cpus CPUs compared (those either side knows)
  * @param domains domain levels compared, summed over CPUs
@@ -43,21 +43,29 @@ public record DomainComparison(int cpus, int domains, List<Difference> differenc
 
     @Override
     public String toString() {
-      return "cpu" + cpu + (index >= 0 ? " domain" + index : "") + " " + field + ": kernel "
-          + kernel + ", simulator " + simulator
+      return "cpu"
+          + cpu
+          + (index >= 0 ? " domain" + index : "")
+          + " "
+          + field
+          + ": kernel "
+          + kernel
+          + ", simulator "
+          + simulator
           + (explanation != null ? " (explained: " + explanation + ")" : "");
     }
   }
 
   /**
    * Linux 6.1's {@code sd_init()} takes {@code sd_weight} (and so {@code min_interval} and {@code
-   * max_interval}) from the whole topology level's mask; since 8e8e23dea43e it is the weight of
-   * the span within the cpu map, which is what the simulator does. They differ only where
-   * isolated CPUs ({@code isolcpus=domain}) leave the cpu map.
+   * max_interval}) from the whole topology level's mask; since 8e8e23dea43e it is the weight of the
+   * span within the cpu map, which is what the simulator does. They differ only where isolated CPUs
+   * ({@code isolcpus=domain}) leave the cpu map.
    */
-  public static final String SD_WEIGHT_RULE = "6.1 sizes intervals by the whole topology level,"
-      + " isolated CPUs included; 8e8e23dea43e sched/topology: Compute sd_weight considering"
-      + " cpuset partitions (2026)";
+  public static final String SD_WEIGHT_RULE =
+      "6.1 sizes intervals by the whole topology level,"
+          + " isolated CPUs included; 8e8e23dea43e sched/topology: Compute sd_weight considering"
+          + " cpuset partitions (2026)";
 
   /** Compares the guest's renamed views with the simulator's, on a machine without isolation. */
   public static DomainComparison compare(
@@ -71,7 +79,8 @@ public record DomainComparison(int cpus, int domains, List<Difference> differenc
    * @param partialCpuMap whether isolated CPUs leave the cpu map ({@code isolcpus=domain})
    */
   public static DomainComparison compare(
-      Map<Integer, List<DomainView>> kernel, Map<Integer, List<DomainView>> simulator,
+      Map<Integer, List<DomainView>> kernel,
+      Map<Integer, List<DomainView>> simulator,
       boolean partialCpuMap) {
     Set<Integer> cpus = new TreeSet<>(kernel.keySet());
     cpus.addAll(simulator.keySet());
@@ -100,8 +109,14 @@ public record DomainComparison(int cpus, int domains, List<Difference> differenc
       onlyKernel.removeAll(s.flags());
       SortedSet<String> onlySim = new TreeSet<>(s.flags());
       onlySim.removeAll(k.flags());
-      out.add(new Difference(k.cpu(), k.index(), "flags",
-          "+" + String.join("|", onlyKernel), "+" + String.join("|", onlySim), null));
+      out.add(
+          new Difference(
+              k.cpu(),
+              k.index(),
+              "flags",
+              "+" + String.join("|", onlyKernel),
+              "+" + String.join("|", onlySim),
+              null));
     }
     if (!k.groups().isEmpty() || !s.groups().isEmpty()) {
       field(k, "groups", k.groups().toString(), s.groups().toString(), null, out);
@@ -117,15 +132,21 @@ public record DomainComparison(int cpus, int domains, List<Difference> differenc
     }
   }
 
-  private static void field(DomainView k, String field, String kernel, String simulator,
-      String explanation, List<Difference> out) {
+  private static void field(
+      DomainView k,
+      String field,
+      String kernel,
+      String simulator,
+      String explanation,
+      List<Difference> out) {
     if (!kernel.equals(simulator)) {
       out.add(new Difference(k.cpu(), k.index(), field, kernel, simulator, explanation));
     }
   }
 
   private static String names(List<DomainView> chain) {
-    return chain.isEmpty() ? "(none)"
+    return chain.isEmpty()
+        ? "(none)"
         : String.join(",", chain.stream().map(DomainView::name).toList());
   }
 

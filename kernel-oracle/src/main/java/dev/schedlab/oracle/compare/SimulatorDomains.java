@@ -54,8 +54,8 @@ public final class SimulatorDomains {
     }
     List<DomainView.GroupView> groups = new ArrayList<>();
     for (SchedGroup g : sd.groups()) {
-      groups.add(new DomainView.GroupView(list(g.span().toCpuList()),
-          list(g.balanceMask().toCpuList())));
+      groups.add(
+          new DomainView.GroupView(list(g.span().toCpuList()), list(g.balanceMask().toCpuList())));
     }
     Map<String, Integer> tunables = new TreeMap<>();
     tunables.put("min_interval", sd.minIntervalMs());
@@ -63,27 +63,39 @@ public final class SimulatorDomains {
     tunables.put("busy_factor", sd.busyFactor());
     tunables.put("imbalance_pct", sd.imbalancePct());
     tunables.put("cache_nice_tries", sd.cacheNiceTries());
-    return new DomainView(sd.cpu(), sd.level(), sd.name(), list(sd.span().toCpuList()),
-        Collections.unmodifiableSortedSet(flags), List.copyOf(groups),
+    return new DomainView(
+        sd.cpu(),
+        sd.level(),
+        sd.name(),
+        list(sd.span().toCpuList()),
+        Collections.unmodifiableSortedSet(flags),
+        List.copyOf(groups),
         Collections.unmodifiableMap(tunables));
   }
 
   /** The guest's views with the 6.1 names mapped to the simulator's. */
-  public static Map<Integer, List<DomainView>> renameKernel(
-      Map<Integer, List<DomainView>> kernel) {
+  public static Map<Integer, List<DomainView>> renameKernel(Map<Integer, List<DomainView>> kernel) {
     Map<Integer, List<DomainView>> out = new TreeMap<>();
-    kernel.forEach((cpu, chain) -> {
-      List<DomainView> renamed = new ArrayList<>();
-      for (DomainView d : chain) {
-        SortedSet<String> flags = new TreeSet<>();
-        for (String f : d.flags()) {
-          flags.add(f.equals("SD_SHARE_PKG_RESOURCES") ? "SD_SHARE_LLC" : f);
-        }
-        renamed.add(new DomainView(d.cpu(), d.index(), d.name().equals("DIE") ? "PKG" : d.name(),
-            d.span(), Collections.unmodifiableSortedSet(flags), d.groups(), d.tunables()));
-      }
-      out.put(cpu, List.copyOf(renamed));
-    });
+    kernel.forEach(
+        (cpu, chain) -> {
+          List<DomainView> renamed = new ArrayList<>();
+          for (DomainView d : chain) {
+            SortedSet<String> flags = new TreeSet<>();
+            for (String f : d.flags()) {
+              flags.add(f.equals("SD_SHARE_PKG_RESOURCES") ? "SD_SHARE_LLC" : f);
+            }
+            renamed.add(
+                new DomainView(
+                    d.cpu(),
+                    d.index(),
+                    d.name().equals("DIE") ? "PKG" : d.name(),
+                    d.span(),
+                    Collections.unmodifiableSortedSet(flags),
+                    d.groups(),
+                    d.tunables()));
+          }
+          out.put(cpu, List.copyOf(renamed));
+        });
     return Collections.unmodifiableMap(out);
   }
 

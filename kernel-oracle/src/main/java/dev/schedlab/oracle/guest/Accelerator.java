@@ -5,8 +5,8 @@ import java.util.List;
 /**
  * How QEMU runs the guest's vCPUs. TCG (multi-threaded binary translation) boots everywhere but
  * runs a vCPU far slower than a real CPU, and guest time is wall time: interval-driven behaviour
- * (ticks, balance intervals) is real, throughput is not. KVM is the real CPU, where the host lets
- * a guest have it (nested virtualisation can hang the guest early in boot).
+ * (ticks, balance intervals) is real, throughput is not. KVM is the real CPU, where the host lets a
+ * guest have it (nested virtualisation can hang the guest early in boot).
  */
 public enum Accelerator {
   /** QEMU's multi-threaded TCG with an Intel-vendor CPU model (QEMU warns that AMD lacks SMT). */

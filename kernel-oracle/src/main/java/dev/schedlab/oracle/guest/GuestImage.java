@@ -10,9 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The guest's initramfs: static busybox as {@code /bin/busybox}, the {@code /init} script (from
- * the {@code init.sh} resource, with the workload's commands in place of {@code @WORKLOAD@}) and
- * the workload programs in {@code /bin}.
+ * The guest's initramfs: static busybox as {@code /bin/busybox}, the {@code /init} script (from the
+ * {@code init.sh} resource, with the workload's commands in place of {@code @WORKLOAD@}) and the
+ * workload programs in {@code /bin}.
  */
 public final class GuestImage {
 

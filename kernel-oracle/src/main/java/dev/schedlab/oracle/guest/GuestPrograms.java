@@ -11,9 +11,9 @@ import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The guest workloads' C sources (resources under {@code dev/schedlab/oracle/c/}, from the
- * module's {@code src/main/c}) compiled static with the host's gcc ({@code -static -O2 -pthread})
- * into a cache directory keyed by the source's hash, so that each is built once.
+ * The guest workloads' C sources (resources under {@code dev/schedlab/oracle/c/}, from the module's
+ * {@code src/main/c}) compiled static with the host's gcc ({@code -static -O2 -pthread}) into a
+ * cache directory keyed by the source's hash, so that each is built once.
  */
 public final class GuestPrograms {
 
@@ -34,8 +34,10 @@ public final class GuestPrograms {
   /** The default cache: {@code $XDG_CACHE_HOME/schedlab-oracle} or {@code ~/.cache/...}. */
   public static Path defaultCache() {
     String xdg = System.getenv("XDG_CACHE_HOME");
-    Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
-        : Path.of(System.getProperty("user.home"), ".cache");
+    Path base =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".cache");
     return base.resolve("schedlab-oracle");
   }
 
@@ -46,8 +48,8 @@ public final class GuestPrograms {
    */
   public Path binary(String name) {
     byte[] source;
-    try (InputStream in = GuestPrograms.class.getResourceAsStream(
-        "/dev/schedlab/oracle/c/" + name + ".c")) {
+    try (InputStream in =
+        GuestPrograms.class.getResourceAsStream("/dev/schedlab/oracle/c/" + name + ".c")) {
       if (in == null) {
         throw new OracleException("no guest program " + name + " (no " + name + ".c resource)");
       }
@@ -65,15 +67,32 @@ public final class GuestPrograms {
       Path src = dir.resolve(name + ".c");
       Files.write(src, source);
       Path partial = dir.resolve(name + ".partial");
-      Process p = new ProcessBuilder(gcc.toString(), "-static", "-O2", "-pthread", "-o",
-          partial.toString(), src.toString()).redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder(
+                  gcc.toString(),
+                  "-static",
+                  "-O2",
+                  "-pthread",
+                  "-o",
+                  partial.toString(),
+                  src.toString())
+              .redirectErrorStream(true)
+              .start();
       p.getOutputStream().close();
       String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        String first = output.lines().filter(l -> l.contains("error")).findFirst()
-            .orElse(output.lines().findFirst().orElse("no output"));
-        throw new OracleException("gcc could not build guest program " + name + ": " + first
-            + " (static glibc is in libc6-dev; kernel-oracle/bin/install-deps installs it)");
+        String first =
+            output
+                .lines()
+                .filter(l -> l.contains("error"))
+                .findFirst()
+                .orElse(output.lines().findFirst().orElse("no output"));
+        throw new OracleException(
+            "gcc could not build guest program "
+                + name
+                + ": "
+                + first
+                + " (static glibc is in libc6-dev; kernel-oracle/bin/install-deps installs it)");
       }
       Files.move(partial, binary, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       return binary;

@@ -41,8 +41,11 @@ public record GuestShape(
     require(cores >= 1 && cores <= 64, "cores must be 1-64, not " + cores);
     require(threads >= 1 && threads <= 8, "threads must be 1-8, not " + threads);
     require(nodesPerPackage >= 1, "nodes per package must be at least 1");
-    require((dies * cores) % nodesPerPackage == 0,
-        nodesPerPackage + " nodes per package do not divide its " + (dies * cores)
+    require(
+        (dies * cores) % nodesPerPackage == 0,
+        nodesPerPackage
+            + " nodes per package do not divide its "
+            + (dies * cores)
             + " cores evenly (QEMU would split a core between nodes)");
     int cpus = sockets * dies * cores * threads;
     require(cpus <= MAX_CPUS, cpus + " CPUs; QEMU's pc machine takes at most " + MAX_CPUS);
@@ -56,22 +59,41 @@ public record GuestShape(
       }
     } else {
       distances = copy(distances);
-      require(distances.length == nodes,
+      require(
+          distances.length == nodes,
           "the distance table has " + distances.length + " rows for " + nodes + " nodes");
       for (int a = 0; a < nodes; a++) {
-        require(distances[a].length == nodes,
-            "distance row " + a + " has " + distances[a].length + " entries for " + nodes
+        require(
+            distances[a].length == nodes,
+            "distance row "
+                + a
+                + " has "
+                + distances[a].length
+                + " entries for "
+                + nodes
                 + " nodes");
         for (int b = 0; b < nodes; b++) {
           int d = distances[a][b];
           if (a == b) {
             require(d == 10, "distance " + a + "->" + a + " must be 10 (ACPI SLIT), not " + d);
           } else {
-            require(d > 10 && d < 255,
+            require(
+                d > 10 && d < 255,
                 "distance " + a + "->" + b + " must be 11-254 (ACPI SLIT), not " + d);
-            require(d == distances[b][a],
-                "distances must be symmetric: " + a + "->" + b + " is " + d + " but " + b
-                    + "->" + a + " is " + distances[b][a]);
+            require(
+                d == distances[b][a],
+                "distances must be symmetric: "
+                    + a
+                    + "->"
+                    + b
+                    + " is "
+                    + d
+                    + " but "
+                    + b
+                    + "->"
+                    + a
+                    + " is "
+                    + distances[b][a]);
           }
         }
       }
@@ -86,16 +108,15 @@ public record GuestShape(
   public static GuestShape parse(String text) {
     Matcher m = TEXT.matcher(text.trim().toLowerCase(Locale.ROOT));
     if (!m.matches()) {
-      throw new IllegalArgumentException(
-          "shape '" + text + "' is not of the form " + GRAMMAR);
+      throw new IllegalArgumentException("shape '" + text + "' is not of the form " + GRAMMAR);
     }
     int[][] table = null;
     if (m.group(6) != null) {
       String[] rows = m.group(6).trim().split("/");
       table = new int[rows.length][];
       for (int i = 0; i < rows.length; i++) {
-        table[i] = Arrays.stream(rows[i].trim().split("\\s*,\\s*"))
-            .mapToInt(Integer::parseInt).toArray();
+        table[i] =
+            Arrays.stream(rows[i].trim().split("\\s*,\\s*")).mapToInt(Integer::parseInt).toArray();
       }
     }
     return new GuestShape(
@@ -160,15 +181,30 @@ public record GuestShape(
     args.add("-m");
     args.add(Integer.toString(perNode * nodes()));
     args.add("-smp");
-    args.add(cpus() + ",sockets=" + sockets + ",dies=" + dies + ",cores=" + cores
-        + ",threads=" + threads);
+    args.add(
+        cpus()
+            + ",sockets="
+            + sockets
+            + ",dies="
+            + dies
+            + ",cores="
+            + cores
+            + ",threads="
+            + threads);
     if (nodes() > 1) {
       for (int n = 0; n < nodes(); n++) {
         args.add("-object");
         args.add("memory-backend-ram,id=m" + n + ",size=" + perNode + "M");
         args.add("-numa");
-        args.add("node,cpus=" + (n * cpusPerNode()) + "-" + ((n + 1) * cpusPerNode() - 1)
-            + ",nodeid=" + n + ",memdev=m" + n);
+        args.add(
+            "node,cpus="
+                + (n * cpusPerNode())
+                + "-"
+                + ((n + 1) * cpusPerNode() - 1)
+                + ",nodeid="
+                + n
+                + ",memdev=m"
+                + n);
       }
       for (int a = 0; a < nodes(); a++) {
         for (int b = 0; b < nodes(); b++) {
@@ -186,8 +222,14 @@ public record GuestShape(
   @Override
   public String toString() {
     StringBuilder out = new StringBuilder();
-    out.append(sockets).append('s').append(dies).append('d').append(cores).append('c')
-        .append(threads).append('t');
+    out.append(sockets)
+        .append('s')
+        .append(dies)
+        .append('d')
+        .append(cores)
+        .append('c')
+        .append(threads)
+        .append('t');
     if (nodesPerPackage > 1) {
       out.append(nodesPerPackage).append('n');
     }

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The host programs a guest needs: QEMU, a static busybox, a kernel image and gcc. Missing ones
- * are installed by {@code kernel-oracle/bin/install-deps} (carried in the jar as a resource), or
- * named in one line when that is impossible.
+ * The host programs a guest needs: QEMU, a static busybox, a kernel image and gcc. Missing ones are
+ * installed by {@code kernel-oracle/bin/install-deps} (carried in the jar as a resource), or named
+ * in one line when that is impossible.
  *
  * @param qemu {@code qemu-system-x86_64}
  * @param busybox a statically linked busybox
@@ -44,15 +44,23 @@ public record HostTools(Path qemu, Path busybox, Path defaultKernel, Path gcc) {
       return found.get();
     }
     if (!install) {
-      throw new OracleException("missing " + String.join(", ", missing())
-          + "; run kernel-oracle/bin/install-deps as root (apt-get)");
+      throw new OracleException(
+          "missing "
+              + String.join(", ", missing())
+              + "; run kernel-oracle/bin/install-deps as root (apt-get)");
     }
-    progress.accept("installing " + String.join(", ", missing())
-        + " with kernel-oracle/bin/install-deps");
+    progress.accept(
+        "installing " + String.join(", ", missing()) + " with kernel-oracle/bin/install-deps");
     String failure = runInstallScript();
-    return tryFind().orElseThrow(() -> new OracleException("missing "
-        + String.join(", ", missing()) + " and kernel-oracle/bin/install-deps could not install"
-        + " them: " + failure));
+    return tryFind()
+        .orElseThrow(
+            () ->
+                new OracleException(
+                    "missing "
+                        + String.join(", ", missing())
+                        + " and kernel-oracle/bin/install-deps could not install"
+                        + " them: "
+                        + failure));
   }
 
   /** The tools when every one is there. */
@@ -61,7 +69,10 @@ public record HostTools(Path qemu, Path busybox, Path defaultKernel, Path gcc) {
     Optional<Path> busybox = staticBusybox();
     Optional<Path> kernel = debianKernel();
     Optional<Path> gcc = onPath("gcc");
-    if (qemu.isEmpty() || busybox.isEmpty() || kernel.isEmpty() || gcc.isEmpty()
+    if (qemu.isEmpty()
+        || busybox.isEmpty()
+        || kernel.isEmpty()
+        || gcc.isEmpty()
         || !Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libc.a"))) {
       return Optional.empty();
     }
@@ -95,12 +106,14 @@ public record HostTools(Path qemu, Path busybox, Path defaultKernel, Path gcc) {
       if (in == null) {
         return "the jar carries no install script";
       }
-      Path script = Files.createTempFile("schedlab-install-deps", ".sh",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Path script =
+          Files.createTempFile(
+              "schedlab-install-deps",
+              ".sh",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       try {
         Files.write(script, in.readAllBytes());
-        Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
-            .start();
+        Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).start();
         p.getOutputStream().close();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(20, TimeUnit.MINUTES)) {
@@ -150,12 +163,14 @@ public record HostTools(Path qemu, Path busybox, Path defaultKernel, Path gcc) {
       return Optional.empty();
     }
     try (Stream<Path> files = Files.list(boot)) {
-      List<Path> kernels = files
-          .filter(p -> p.getFileName().toString().startsWith("vmlinuz-"))
-          .filter(Files::isReadable)
-          .sorted(Comparator.comparing((Path p) -> !p.toString().endsWith("-cloud-amd64"))
-              .thenComparing(Comparator.comparing(Path::toString).reversed()))
-          .toList();
+      List<Path> kernels =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("vmlinuz-"))
+              .filter(Files::isReadable)
+              .sorted(
+                  Comparator.comparing((Path p) -> !p.toString().endsWith("-cloud-amd64"))
+                      .thenComparing(Comparator.comparing(Path::toString).reversed()))
+              .toList();
       return kernels.stream().findFirst();
     } catch (IOException e) {
       return Optional.empty();

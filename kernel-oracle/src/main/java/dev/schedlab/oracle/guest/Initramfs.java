@@ -11,8 +11,8 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * A gzip-compressed cpio archive in the "newc" format ({@code 070701} headers), the format the
- * kernel unpacks into its initial root file system ({@code init/initramfs.c}). Entries are added
- * in order; a directory must be added before what it holds.
+ * kernel unpacks into its initial root file system ({@code init/initramfs.c}). Entries are added in
+ * order; a directory must be added before what it holds.
  */
 public final class Initramfs {
 
@@ -79,8 +79,19 @@ public final class Initramfs {
     byte[] nameBytes = (name + "\0").getBytes(StandardCharsets.UTF_8);
     StringBuilder header = new StringBuilder("070701");
     int[] fields = {
-      inode, mode, 0, 0, mode == 0 ? 1 : (mode & MODE_DIRECTORY) != 0 ? 2 : 1, 0,
-      data.length, 0, 0, 0, 0, nameBytes.length, 0
+      inode,
+      mode,
+      0,
+      0,
+      mode == 0 ? 1 : (mode & MODE_DIRECTORY) != 0 ? 2 : 1,
+      0,
+      data.length,
+      0,
+      0,
+      0,
+      0,
+      nameBytes.length,
+      0
     };
     for (int field : fields) {
       header.append(String.format("%08x", field));

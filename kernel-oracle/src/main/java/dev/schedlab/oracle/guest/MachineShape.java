@@ -31,47 +31,86 @@ public final class MachineShape {
    */
   public static GuestShape of(String label, Topology topology) {
     String prefix = label + " cannot boot in QEMU: ";
-    require(topology.cpuCount() == topology.nrCpuIds(), prefix + "it has "
-        + (topology.nrCpuIds() - topology.cpuCount()) + " offline CPUs (QEMU boots every vCPU)");
-    require(!topology.isAsymmetricCapacity(), prefix + "its CPUs have different capacities"
-        + " (QEMU's x86 vCPUs are all alike)");
-    require(topology.schedNodeDistance() == SchedNodeDistance.SLIT, prefix + "its sched-domain"
-        + " distances rewrite the SLIT (" + topology.schedNodeDistance() + "), which QEMU's vCPU"
-        + " model does not trigger");
-    require(topology.clusterCount() == topology.coreCount(), prefix + "cores share L2 clusters"
-        + " (QEMU's x86 guest has one L2 per core, no CLS level)");
-    require(topology.cpuCount() <= GuestShape.MAX_CPUS, prefix + topology.cpuCount()
-        + " CPUs, QEMU's pc machine takes at most " + GuestShape.MAX_CPUS);
-    require(topology.distanceNodes().length == topology.nodeCount(), prefix + "it has"
-        + " memory-only NUMA nodes");
+    require(
+        topology.cpuCount() == topology.nrCpuIds(),
+        prefix
+            + "it has "
+            + (topology.nrCpuIds() - topology.cpuCount())
+            + " offline CPUs (QEMU boots every vCPU)");
+    require(
+        !topology.isAsymmetricCapacity(),
+        prefix + "its CPUs have different capacities" + " (QEMU's x86 vCPUs are all alike)");
+    require(
+        topology.schedNodeDistance() == SchedNodeDistance.SLIT,
+        prefix
+            + "its sched-domain"
+            + " distances rewrite the SLIT ("
+            + topology.schedNodeDistance()
+            + "), which QEMU's vCPU"
+            + " model does not trigger");
+    require(
+        topology.clusterCount() == topology.coreCount(),
+        prefix
+            + "cores share L2 clusters"
+            + " (QEMU's x86 guest has one L2 per core, no CLS level)");
+    require(
+        topology.cpuCount() <= GuestShape.MAX_CPUS,
+        prefix
+            + topology.cpuCount()
+            + " CPUs, QEMU's pc machine takes at most "
+            + GuestShape.MAX_CPUS);
+    require(
+        topology.distanceNodes().length == topology.nodeCount(),
+        prefix + "it has" + " memory-only NUMA nodes");
     int cpus = topology.cpuCount();
     int packages = topology.packageCount();
     int threads = topology.smtWidth();
-    require(topology.dieCount() % packages == 0 && topology.coreCount() % topology.dieCount() == 0,
+    require(
+        topology.dieCount() % packages == 0 && topology.coreCount() % topology.dieCount() == 0,
         prefix + "its packages or dies are not alike");
     int dies = topology.dieCount() / packages;
     int cores = topology.coreCount() / topology.dieCount();
-    require(packages * dies * cores * threads == cpus, prefix + "its packages, dies or cores are"
-        + " not alike (QEMU's -smp takes one count per level)");
+    require(
+        packages * dies * cores * threads == cpus,
+        prefix
+            + "its packages, dies or cores are"
+            + " not alike (QEMU's -smp takes one count per level)");
     for (int cpu = 0; cpu < cpus; cpu++) {
-      require(topology.smtSiblings(cpu).weight() == threads, prefix + "its cores have different"
-          + " numbers of threads");
-      require(topology.dieMask(cpu).weight() == cpus / packages / dies
-          && topology.packageMask(cpu).weight() == cpus / packages, prefix + "its packages or"
-          + " dies are not alike (QEMU's -smp takes one count per level)");
-      require(topology.llcMask(cpu).equals(topology.dieMask(cpu)), prefix + "its last-level cache"
-          + " spans " + topology.llcMask(cpu).weight() + " CPUs, not its die's "
-          + topology.dieMask(cpu).weight() + " (QEMU's x86 guest shares the L3 by die)");
+      require(
+          topology.smtSiblings(cpu).weight() == threads,
+          prefix + "its cores have different" + " numbers of threads");
+      require(
+          topology.dieMask(cpu).weight() == cpus / packages / dies
+              && topology.packageMask(cpu).weight() == cpus / packages,
+          prefix
+              + "its packages or"
+              + " dies are not alike (QEMU's -smp takes one count per level)");
+      require(
+          topology.llcMask(cpu).equals(topology.dieMask(cpu)),
+          prefix
+              + "its last-level cache"
+              + " spans "
+              + topology.llcMask(cpu).weight()
+              + " CPUs, not its die's "
+              + topology.dieMask(cpu).weight()
+              + " (QEMU's x86 guest shares the L3 by die)");
     }
     int nodes = topology.nodeCount();
-    require(nodes % packages == 0, prefix + nodes + " NUMA nodes do not split evenly into "
-        + packages + " packages (a QEMU node belongs to one package here)");
+    require(
+        nodes % packages == 0,
+        prefix
+            + nodes
+            + " NUMA nodes do not split evenly into "
+            + packages
+            + " packages (a QEMU node belongs to one package here)");
     int perPackage = nodes / packages;
     // Each package's cores in (die, core) order: QEMU gives node k of a package the k-th run.
     List<Integer> guestNodes = new ArrayList<>();
     for (int pkg = 0; pkg < packages; pkg++) {
-      TreeSet<Integer> coreFirstCpus = new TreeSet<>(Comparator
-          .comparingInt((Integer c) -> topology.dieId(c)).thenComparingInt(topology::coreId));
+      TreeSet<Integer> coreFirstCpus =
+          new TreeSet<>(
+              Comparator.comparingInt((Integer c) -> topology.dieId(c))
+                  .thenComparingInt(topology::coreId));
       for (int cpu = 0; cpu < cpus; cpu++) {
         if (topology.packageId(cpu) == pkg) {
           coreFirstCpus.add(topology.smtSiblings(cpu).first());
@@ -84,12 +123,20 @@ public final class MachineShape {
         for (int i = k * run; i < (k + 1) * run; i++) {
           CpuMask core = topology.smtSiblings(ordered.get(i));
           for (int c = core.first(); c != CpuMask.NO_CPU; c = core.next(c)) {
-            require(topology.nodeOf(c) == node, prefix + "NUMA node " + topology.nodeOf(c)
-                + " is not a run of whole cores of one package (QEMU's -numa node cpus=)");
+            require(
+                topology.nodeOf(c) == node,
+                prefix
+                    + "NUMA node "
+                    + topology.nodeOf(c)
+                    + " is not a run of whole cores of one package (QEMU's -numa node cpus=)");
           }
         }
-        require(topology.nodeMask(node).weight() == run * threads, prefix + "NUMA node " + node
-            + " is not a run of whole cores of one package (QEMU's -numa node cpus=)");
+        require(
+            topology.nodeMask(node).weight() == run * threads,
+            prefix
+                + "NUMA node "
+                + node
+                + " is not a run of whole cores of one package (QEMU's -numa node cpus=)");
         guestNodes.add(node);
       }
     }

@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * Boots one guest in QEMU and brings its results out over the serial console: the guest prints
- * base64 of a tar.gz between {@link #BEGIN} and {@link #END}; every other console line is kept
- * (the last {@value #KEPT_LINES}) and written to the console log, which a failure names.
+ * base64 of a tar.gz between {@link #BEGIN} and {@link #END}; every other console line is kept (the
+ * last {@value #KEPT_LINES}) and written to the console log, which a failure names.
  */
 public final class QemuGuest {
 
@@ -83,11 +83,20 @@ public final class QemuGuest {
     cmd.add(boot.qemu().toString());
     cmd.addAll(boot.accelerator().qemuArguments());
     cmd.addAll(boot.shape().qemuArguments());
-    cmd.addAll(List.of(
-        "-nodefaults", "-no-user-config", "-nographic", "-serial", "stdio", "-no-reboot",
-        "-kernel", boot.kernel().toString(),
-        "-initrd", initrdFile.toString(),
-        "-append", commandLine(boot.kernelArguments())));
+    cmd.addAll(
+        List.of(
+            "-nodefaults",
+            "-no-user-config",
+            "-nographic",
+            "-serial",
+            "stdio",
+            "-no-reboot",
+            "-kernel",
+            boot.kernel().toString(),
+            "-initrd",
+            initrdFile.toString(),
+            "-append",
+            commandLine(boot.kernelArguments())));
     return cmd;
   }
 
@@ -112,8 +121,13 @@ public final class QemuGuest {
     try {
       process = builder.start();
     } catch (IOException e) {
-      throw new OracleException("cannot start " + boot.qemu() + " (" + e.getMessage()
-          + "); install QEMU with kernel-oracle/bin/install-deps", e);
+      throw new OracleException(
+          "cannot start "
+              + boot.qemu()
+              + " ("
+              + e.getMessage()
+              + "); install QEMU with kernel-oracle/bin/install-deps",
+          e);
     }
     try {
       process.getOutputStream().close();
@@ -140,21 +154,30 @@ public final class QemuGuest {
     Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
     console.save(log);
     if (!finished) {
-      throw new OracleException("the guest did not finish within " + boot.timeout().toSeconds()
-          + " s (" + boot.accelerator().id() + "); its last console lines are in " + log);
+      throw new OracleException(
+          "the guest did not finish within "
+              + boot.timeout().toSeconds()
+              + " s ("
+              + boot.accelerator().id()
+              + "); its last console lines are in "
+              + log);
     }
     if (!console.complete()) {
       String panic = console.panicLine();
-      throw new OracleException("the guest stopped without sending its results"
-          + (panic != null ? " (" + panic.trim() + ")" : " (QEMU exit " + process.exitValue()
-              + lastWords(console) + ")") + "; its last console lines are in " + log);
+      throw new OracleException(
+          "the guest stopped without sending its results"
+              + (panic != null
+                  ? " (" + panic.trim() + ")"
+                  : " (QEMU exit " + process.exitValue() + lastWords(console) + ")")
+              + "; its last console lines are in "
+              + log);
     }
     TarArchive archive;
     try {
       archive = TarArchive.readGzip(Base64.getMimeDecoder().decode(console.payload()));
     } catch (IllegalArgumentException e) {
-      throw new OracleException("the guest's results are garbled (" + e.getMessage()
-          + "); its console is in " + log, e);
+      throw new OracleException(
+          "the guest's results are garbled (" + e.getMessage() + "); its console is in " + log, e);
     }
     return new Result(archive, log, elapsed, boot.accelerator());
   }
@@ -181,8 +204,9 @@ public final class QemuGuest {
     }
 
     void read(Process process) {
-      try (BufferedReader in = new BufferedReader(
-          new InputStreamReader(process.getInputStream(), StandardCharsets.ISO_8859_1))) {
+      try (BufferedReader in =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.ISO_8859_1))) {
         String line;
         while ((line = in.readLine()) != null) {
           accept(line.replace("\r", ""));
@@ -212,8 +236,12 @@ public final class QemuGuest {
       }
       int at = line.indexOf(PROGRESS);
       if (at >= 0) {
-        progress.accept(String.format(java.util.Locale.ROOT, "[%5.1f s] %s",
-            (System.nanoTime() - start) / 1e9, line.substring(at + PROGRESS.length())));
+        progress.accept(
+            String.format(
+                java.util.Locale.ROOT,
+                "[%5.1f s] %s",
+                (System.nanoTime() - start) / 1e9,
+                line.substring(at + PROGRESS.length())));
       }
       if (panicLine == null && line.contains("Kernel panic")) {
         panicLine = line;

@@ -7,10 +7,10 @@ import java.util.SplittableRandom;
 /**
  * Random machine shapes for the differential domain suite: sockets 1-4, dies 1-2, cores 1-16,
  * threads 1, 2 or 4, one or two NUMA nodes per package, a random consistent distance table (nodes
- * of one package closer to each other than to any other package's, symmetric, each pair of
- * packages with its own distance, so that several NUMA levels and overlapping groups occur) and,
- * for one shape in five, {@code isolcpus=domain,...} or {@code nohz_full=...}. Shapes over the CPU
- * cap lose cores until they fit, so that each boot stays short under TCG.
+ * of one package closer to each other than to any other package's, symmetric, each pair of packages
+ * with its own distance, so that several NUMA levels and overlapping groups occur) and, for one
+ * shape in five, {@code isolcpus=domain,...} or {@code nohz_full=...}. Shapes over the CPU cap lose
+ * cores until they fit, so that each boot stays short under TCG.
  */
 public final class RandomShapes {
 

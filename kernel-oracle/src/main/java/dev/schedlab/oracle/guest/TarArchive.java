@@ -56,8 +56,7 @@ public final class TarArchive {
         throw new IllegalArgumentException("truncated tar archive at entry '" + name + "'");
       }
       if (type == 'L') {
-        longName = new String(tar, dataStart, (int) size, StandardCharsets.UTF_8)
-            .replace("\0", "");
+        longName = new String(tar, dataStart, (int) size, StandardCharsets.UTF_8).replace("\0", "");
       } else {
         String path = longName != null ? longName : prefix.isEmpty() ? name : prefix + "/" + name;
         longName = null;

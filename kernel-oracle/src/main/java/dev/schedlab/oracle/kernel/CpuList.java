@@ -3,9 +3,9 @@ package dev.schedlab.oracle.kernel;
 import java.util.BitSet;
 
 /**
- * CPU lists as the kernel prints them with {@code %*pbl} ({@code 0-3,8,10-11}), and the hex
- * masks of {@code /proc/schedstat} ({@code %*pb}: 32-bit words, most significant first, separated
- * by commas).
+ * CPU lists as the kernel prints them with {@code %*pbl} ({@code 0-3,8,10-11}), and the hex masks
+ * of {@code /proc/schedstat} ({@code %*pb}: 32-bit words, most significant first, separated by
+ * commas).
  */
 public final class CpuList {
 

@@ -6,8 +6,8 @@ import java.util.SortedSet;
 
 /**
  * One sched domain of one CPU as both sides of the comparison describe it, in common names: the
- * level's name, its span, its flags by name, its groups in the order the domain's group list
- * visits them, and the tunables {@code sd_init()} sets.
+ * level's name, its span, its flags by name, its groups in the order the domain's group list visits
+ * them, and the tunables {@code sd_init()} sets.
  *
  * @param cpu the CPU
  * @param index the domain's place in the CPU's chain after degenerate levels are removed (the
@@ -39,8 +39,9 @@ public record DomainView(
 
     @Override
     public String toString() {
-      return balanceMask.equals(span) ? "{" + span + "}" : "{" + span + " mask=" + balanceMask
-          + "}";
+      return balanceMask.equals(span)
+          ? "{" + span + "}"
+          : "{" + span + " mask=" + balanceMask + "}";
     }
   }
 }

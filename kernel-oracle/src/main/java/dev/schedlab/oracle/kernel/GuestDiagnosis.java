@@ -8,38 +8,60 @@ import java.util.Map;
 
 /**
  * What the guest's own counters say about why it balances idle CPUs: per second, the local timer
- * interrupts ({@code LOC} in {@code /proc/interrupts}: ticks) of the busy CPUs and, on average,
- * of each idle CPU (an idle CPU whose tick is stopped takes few), function-call IPIs ({@code CAL}:
+ * interrupts ({@code LOC} in {@code /proc/interrupts}: ticks) of the busy CPUs and, on average, of
+ * each idle CPU (an idle CPU whose tick is stopped takes few), function-call IPIs ({@code CAL}:
  * NOHZ kicks are sent as {@code smp_call_function_single_async()}), reschedule IPIs ({@code RES})
  * and SCHED softirqs on busy and on idle CPUs. A CPU is busy when tasks ran on it for more than
- * half of the interval ({@code rq_cpu_time}). Kernel-only rows: the simulator has no such
- * counters.
+ * half of the interval ({@code rq_cpu_time}). Kernel-only rows: the simulator has no such counters.
  */
 public final class GuestDiagnosis {
 
   private GuestDiagnosis() {}
 
   /** The rows, or none when the snapshots are missing. */
-  public static List<OracleRow> rows(String interruptsBefore, String interruptsAfter,
-      String softirqsBefore, String softirqsAfter, KernelSchedstat before,
-      KernelSchedstat after, double seconds) {
+  public static List<OracleRow> rows(
+      String interruptsBefore,
+      String interruptsAfter,
+      String softirqsBefore,
+      String softirqsAfter,
+      KernelSchedstat before,
+      KernelSchedstat after,
+      double seconds) {
     List<OracleRow> rows = new ArrayList<>();
     if (interruptsBefore == null || interruptsAfter == null) {
       return rows;
     }
     Map<Integer, Boolean> busy = new HashMap<>();
     for (KernelSchedstat.Cpu a : after.cpus()) {
-      before.cpus().stream().filter(c -> c.cpu() == a.cpu()).findFirst().ifPresent(b ->
-          busy.put(a.cpu(), (a.fields()[6] - b.fields()[6]) / 1e9 > seconds / 2));
+      before.cpus().stream()
+          .filter(c -> c.cpu() == a.cpu())
+          .findFirst()
+          .ifPresent(b -> busy.put(a.cpu(), (a.fields()[6] - b.fields()[6]) / 1e9 > seconds / 2));
     }
     Map<String, long[]> irqA = perCpu(interruptsAfter);
     Map<String, long[]> irqB = perCpu(interruptsBefore);
     Map<String, long[]> softA = perCpu(softirqsAfter);
     Map<String, long[]> softB = perCpu(softirqsBefore);
-    rows.add(split("LOC (ticks) per busy CPU", "LOC (ticks) per idle CPU", irqA, irqB, "LOC",
-        busy, seconds, rows));
-    rows.add(split("SCHED softirq per busy CPU", "SCHED softirq per idle CPU", softA, softB,
-        "SCHED", busy, seconds, rows));
+    rows.add(
+        split(
+            "LOC (ticks) per busy CPU",
+            "LOC (ticks) per idle CPU",
+            irqA,
+            irqB,
+            "LOC",
+            busy,
+            seconds,
+            rows));
+    rows.add(
+        split(
+            "SCHED softirq per busy CPU",
+            "SCHED softirq per idle CPU",
+            softA,
+            softB,
+            "SCHED",
+            busy,
+            seconds,
+            rows));
     for (String irq : List.of("CAL", "RES")) {
       long[] a = irqA.get(irq);
       long[] b = irqB.get(irq);
@@ -56,8 +78,14 @@ public final class GuestDiagnosis {
     return rows;
   }
 
-  private static OracleRow split(String busyItem, String idleItem, Map<String, long[]> after,
-      Map<String, long[]> before, String key, Map<Integer, Boolean> busy, double seconds,
+  private static OracleRow split(
+      String busyItem,
+      String idleItem,
+      Map<String, long[]> after,
+      Map<String, long[]> before,
+      String key,
+      Map<Integer, Boolean> busy,
+      double seconds,
       List<OracleRow> rows) {
     long[] a = after.get(key);
     long[] b = before.get(key);
@@ -82,8 +110,8 @@ public final class GuestDiagnosis {
   }
 
   private static OracleRow kernelOnly(String item, double value) {
-    return new OracleRow("guest diagnosis", item, OracleRow.format(value), "-", value,
-        Double.NaN, true);
+    return new OracleRow(
+        "guest diagnosis", item, OracleRow.format(value), "-", value, Double.NaN, true);
   }
 
   /** Rows of {@code /proc/interrupts} or {@code /proc/softirqs}: name to per-CPU counts. */

@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * debugfs ({@code /sys/kernel/debug/sched/domains/cpuN/domainM/}), spans and groups from the boot
  * log that {@code sched_verbose} makes {@code sched_domain_debug_one()} print ("CPU0 attaching
  * sched-domain(s):" blocks). When the domains were rebuilt during boot the last block of each CPU
- * counts. Names are the guest kernel's own (Linux 6.1: {@code DIE}, {@code
- * SD_SHARE_PKG_RESOURCES}, {@code SD_OVERLAP}); {@link dev.schedlab.oracle.compare} maps them.
+ * counts. Names are the guest kernel's own (Linux 6.1: {@code DIE}, {@code SD_SHARE_PKG_RESOURCES},
+ * {@code SD_OVERLAP}); {@link dev.schedlab.oracle.compare} maps them.
  */
 public final class KernelDomains {
 
@@ -27,13 +27,11 @@ public final class KernelDomains {
       List.of("min_interval", "max_interval", "busy_factor", "imbalance_pct", "cache_nice_tries");
   private static final Pattern ATTACH = Pattern.compile("CPU(\\d+) attaching sched-domain");
   private static final Pattern ATTACH_NULL = Pattern.compile("CPU(\\d+) attaching NULL");
-  private static final Pattern DOMAIN =
-      Pattern.compile("domain-(\\d+): span=(\\S*) level=(\\S+)");
+  private static final Pattern DOMAIN = Pattern.compile("domain-(\\d+): span=(\\S*) level=(\\S+)");
   private static final Pattern GROUPS = Pattern.compile("groups: (.*)$");
   private static final Pattern GROUP =
       Pattern.compile("\\d+:\\{ span=(\\S*)(?: mask=(\\S*))?[^}]*\\}");
-  private static final Pattern DEBUGFS_FILE =
-      Pattern.compile("cpu(\\d+)/domain(\\d+)/(\\w+)");
+  private static final Pattern DEBUGFS_FILE = Pattern.compile("cpu(\\d+)/domain(\\d+)/(\\w+)");
 
   private final Map<Integer, List<DomainView>> byCpu;
   private final List<String> errors;
@@ -52,10 +50,12 @@ public final class KernelDomains {
       }
       Matcher m = DEBUGFS_FILE.matcher(e.getKey().substring(DEBUGFS.length()));
       if (m.matches()) {
-        debugfs.computeIfAbsent(Integer.parseInt(m.group(1)), c -> new TreeMap<>())
+        debugfs
+            .computeIfAbsent(Integer.parseInt(m.group(1)), c -> new TreeMap<>())
             .computeIfAbsent(Integer.parseInt(m.group(2)), d -> new TreeMap<>())
-            .put(m.group(3), new String(e.getValue(), java.nio.charset.StandardCharsets.UTF_8)
-                .trim());
+            .put(
+                m.group(3),
+                new String(e.getValue(), java.nio.charset.StandardCharsets.UTF_8).trim());
       }
     }
     String dmesg = archive.text("dmesg.txt");
@@ -77,8 +77,15 @@ public final class KernelDomains {
         BootLogDomain l = index < logged.size() ? logged.get(index) : null;
         String name = f.containsKey("name") ? f.get("name") : l != null ? l.name : "?";
         if (l != null && f.containsKey("name") && !l.name.equals(f.get("name"))) {
-          errors.add("cpu" + cpu + " domain" + index + ": debugfs names it " + f.get("name")
-              + " but the boot log " + l.name);
+          errors.add(
+              "cpu"
+                  + cpu
+                  + " domain"
+                  + index
+                  + ": debugfs names it "
+                  + f.get("name")
+                  + " but the boot log "
+                  + l.name);
         }
         SortedSet<String> flags = new TreeSet<>();
         if (f.containsKey("flags")) {
@@ -91,9 +98,15 @@ public final class KernelDomains {
             tunables.put(t, Integer.parseInt(f.get(t)));
           }
         }
-        chain.add(new DomainView(cpu, index, name, l == null ? "?" : l.span,
-            Collections.unmodifiableSortedSet(flags),
-            l == null ? List.of() : List.copyOf(l.groups), Collections.unmodifiableMap(tunables)));
+        chain.add(
+            new DomainView(
+                cpu,
+                index,
+                name,
+                l == null ? "?" : l.span,
+                Collections.unmodifiableSortedSet(flags),
+                l == null ? List.of() : List.copyOf(l.groups),
+                Collections.unmodifiableMap(tunables)));
       }
       out.put(cpu, List.copyOf(chain));
     }

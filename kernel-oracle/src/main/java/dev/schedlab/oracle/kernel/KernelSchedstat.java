@@ -5,13 +5,13 @@ import java.util.List;
 
 /**
  * One snapshot of the guest's {@code /proc/schedstat} in version 15 (Linux 6.1, {@code
- * show_schedstat()}): per CPU the line {@code cpuN yld_count 0 sched_count sched_goidle
- * ttwu_count ttwu_local rq_cpu_time run_delay pcount}, then per domain {@code domainK <mask>}
- * with three blocks of eight load-balance counters in the order of 6.1's {@code enum
- * cpu_idle_type} (CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE; v17 puts busy first): lb_count,
- * lb_balanced, lb_failed, lb_imbalance, lb_gained, lb_hot_gained, lb_nobusyq, lb_nobusyg; then
- * alb_count, alb_failed, alb_pushed, three sbe and three sbf fields, ttwu_wake_remote,
- * ttwu_move_affine, ttwu_move_balance.
+ * show_schedstat()}): per CPU the line {@code cpuN yld_count 0 sched_count sched_goidle ttwu_count
+ * ttwu_local rq_cpu_time run_delay pcount}, then per domain {@code domainK <mask>} with three
+ * blocks of eight load-balance counters in the order of 6.1's {@code enum cpu_idle_type} (CPU_IDLE,
+ * CPU_NOT_IDLE, CPU_NEWLY_IDLE; v17 puts busy first): lb_count, lb_balanced, lb_failed,
+ * lb_imbalance, lb_gained, lb_hot_gained, lb_nobusyq, lb_nobusyg; then alb_count, alb_failed,
+ * alb_pushed, three sbe and three sbf fields, ttwu_wake_remote, ttwu_move_affine,
+ * ttwu_move_balance.
  *
  * @param version the version line's number
  * @param cpus the CPU entries
@@ -106,16 +106,19 @@ public record KernelSchedstat(int version, List<Cpu> cpus) {
         cpuFields = numbers(f, 1);
         domains = new ArrayList<>();
       } else if (f[0].startsWith("domain") && domains != null) {
-        domains.add(new Domain(Integer.parseInt(f[0].substring(6)),
-            CpuList.format(CpuList.parseHex(f[1])), numbers(f, 2)));
+        domains.add(
+            new Domain(
+                Integer.parseInt(f[0].substring(6)),
+                CpuList.format(CpuList.parseHex(f[1])),
+                numbers(f, 2)));
       }
     }
     if (cpuFields != null) {
       cpus.add(new Cpu(cpu, cpuFields, List.copyOf(domains)));
     }
     if (version != 15) {
-      throw new IllegalArgumentException("/proc/schedstat version " + version
-          + "; the oracle reads version 15 (Linux 6.1)");
+      throw new IllegalArgumentException(
+          "/proc/schedstat version " + version + "; the oracle reads version 15 (Linux 6.1)");
     }
     return new KernelSchedstat(version, List.copyOf(cpus));
   }

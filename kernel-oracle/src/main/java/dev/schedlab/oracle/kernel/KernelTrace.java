@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 /**
  * Figures from the guest's {@code sched_switch} and {@code sched_migrate_task} trace (tracefs
  * {@code trace}, text form) over the workload: idle-to-task switches split by whether an SMT
- * sibling was running a task at that moment (each CPU's current task followed from its
- * switches), task migrations by the lowest sched-domain level of the source CPU that holds the
- * destination, and the CPU time of the workload's tasks (by command name).
+ * sibling was running a task at that moment (each CPU's current task followed from its switches),
+ * task migrations by the lowest sched-domain level of the source CPU that holds the destination,
+ * and the CPU time of the workload's tasks (by command name).
  *
  * @param seconds the traced interval (first to last event)
  * @param idleToTaskBusySibling idle-to-task switches with a sibling running a task
@@ -30,12 +30,13 @@ public record KernelTrace(
     Map<Integer, Double> taskCpuSeconds,
     long events) {
 
-  private static final Pattern LINE = Pattern.compile(
-      "\\[(\\d+)\\]\\s+\\S+\\s+(\\d+\\.\\d+): (sched_switch|sched_migrate_task): (.*)$");
-  private static final Pattern SWITCH = Pattern.compile(
-      "prev_comm=(.*?) prev_pid=(\\d+) .* ==> next_comm=(.*?) next_pid=(\\d+)");
-  private static final Pattern MIGRATE = Pattern.compile(
-      "comm=(.*?) pid=(\\d+) .*orig_cpu=(\\d+) dest_cpu=(\\d+)");
+  private static final Pattern LINE =
+      Pattern.compile(
+          "\\[(\\d+)\\]\\s+\\S+\\s+(\\d+\\.\\d+): (sched_switch|sched_migrate_task): (.*)$");
+  private static final Pattern SWITCH =
+      Pattern.compile("prev_comm=(.*?) prev_pid=(\\d+) .* ==> next_comm=(.*?) next_pid=(\\d+)");
+  private static final Pattern MIGRATE =
+      Pattern.compile("comm=(.*?) pid=(\\d+) .*orig_cpu=(\\d+) dest_cpu=(\\d+)");
 
   /**
    * Reads a trace.
@@ -45,8 +46,11 @@ public record KernelTrace(
    * @param levels a CPU's domains bottom-up: level keys and spans as CPU lists
    * @param workloadComm the command name of the workload's tasks
    */
-  public static KernelTrace read(String text, IntFunction<BitSet> smtSiblings,
-      Map<Integer, List<Map.Entry<String, BitSet>>> levels, String workloadComm) {
+  public static KernelTrace read(
+      String text,
+      IntFunction<BitSet> smtSiblings,
+      Map<Integer, List<Map.Entry<String, BitSet>>> levels,
+      String workloadComm) {
     Map<Integer, Integer> current = new HashMap<>();
     Map<Integer, Double> since = new HashMap<>();
     Map<Integer, Double> cpuSeconds = new HashMap<>();

@@ -43,9 +43,16 @@ public record OracleReport(Map<String, String> facts, List<OracleRow> rows) {
         section = r.section();
         block.clear();
       }
-      block.add(new String[] {r.item(), r.kernel(), r.simulator(),
-          r.ratio().isPresent() ? String.format(java.util.Locale.ROOT, "%.2f",
-              r.ratio().getAsDouble()) : "", r.agrees() ? "" : "differs"});
+      block.add(
+          new String[] {
+            r.item(),
+            r.kernel(),
+            r.simulator(),
+            r.ratio().isPresent()
+                ? String.format(java.util.Locale.ROOT, "%.2f", r.ratio().getAsDouble())
+                : "",
+            r.agrees() ? "" : "differs"
+          });
     }
     flush(out, section, block);
     return out.toString();

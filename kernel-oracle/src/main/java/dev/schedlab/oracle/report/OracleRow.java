@@ -26,18 +26,21 @@ public record OracleRow(
 
   /** A row comparing text, agreeing when equal. */
   public static OracleRow text(String section, String item, String kernel, String simulator) {
-    return new OracleRow(section, item, kernel, simulator, Double.NaN, Double.NaN,
-        kernel.equals(simulator));
+    return new OracleRow(
+        section, item, kernel, simulator, Double.NaN, Double.NaN, kernel.equals(simulator));
   }
 
   /** A row comparing figures, agreeing within a factor of {@code tolerance} either way. */
   public static OracleRow figure(
       String section, String item, double kernel, double simulator, double tolerance) {
-    boolean agrees = (kernel == 0 && simulator == 0)
-        || (kernel > 0 && simulator > 0 && simulator / kernel <= tolerance
-            && kernel / simulator <= tolerance);
-    return new OracleRow(section, item, format(kernel), format(simulator), kernel, simulator,
-        agrees);
+    boolean agrees =
+        (kernel == 0 && simulator == 0)
+            || (kernel > 0
+                && simulator > 0
+                && simulator / kernel <= tolerance
+                && kernel / simulator <= tolerance);
+    return new OracleRow(
+        section, item, format(kernel), format(simulator), kernel, simulator, agrees);
   }
 
   /** simulator / kernel, empty when either is not a figure or the kernel's is 0. */

@@ -33,15 +33,15 @@ final class DomainComparisonTest {
 
   private void load() throws IOException {
     TarArchive archive;
-    try (InputStream in = getClass().getResourceAsStream(
-        "/dev/schedlab/oracle/ring4-guest.tar.gz")) {
+    try (InputStream in =
+        getClass().getResourceAsStream("/dev/schedlab/oracle/ring4-guest.tar.gz")) {
       archive = TarArchive.readGzip(in.readAllBytes());
     }
     archive.extractTo(dir);
     Topology topology = KernelOracle.importTopology(dir, archive);
     kernel = SimulatorDomains.renameKernel(KernelDomains.read(archive).byCpu());
-    simulator = SimulatorDomains.views(
-        SchedDomains.build(topology, SchedDomainOptions.LINUX_7_1_5));
+    simulator =
+        SimulatorDomains.views(SchedDomains.build(topology, SchedDomainOptions.LINUX_7_1_5));
   }
 
   @Test
@@ -64,15 +64,23 @@ final class DomainComparisonTest {
     chain.set(2, new DomainView(0, 2, top.name(), "0-6", flags, top.groups(), top.tunables()));
     changed.put(0, chain);
     DomainComparison comparison = DomainComparison.compare(kernel, changed);
-    assertThat(comparison.differences()).extracting(DomainComparison.Difference::field)
+    assertThat(comparison.differences())
+        .extracting(DomainComparison.Difference::field)
         .containsExactly("span", "flags");
     assertThat(comparison.differences().get(1).kernel()).isEqualTo("+SD_OVERLAP");
   }
 
   @Test
   void renameKernel_linux61Names_becomeTheSimulators() {
-    DomainView die = new DomainView(0, 1, "DIE", "0-7",
-        new java.util.TreeSet<>(List.of("SD_SHARE_PKG_RESOURCES")), List.of(), Map.of());
+    DomainView die =
+        new DomainView(
+            0,
+            1,
+            "DIE",
+            "0-7",
+            new java.util.TreeSet<>(List.of("SD_SHARE_PKG_RESOURCES")),
+            List.of(),
+            Map.of());
     DomainView renamed = SimulatorDomains.renameKernel(Map.of(0, List.of(die))).get(0).get(0);
     assertThat(renamed.name()).isEqualTo("PKG");
     assertThat(renamed.flags()).containsExactly("SD_SHARE_LLC");

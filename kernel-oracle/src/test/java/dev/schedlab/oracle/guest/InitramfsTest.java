@@ -10,8 +10,11 @@ final class InitramfsTest {
 
   @Test
   void toCpio_oneFile_hasNewcHeaderAlignedDataAndTrailer() {
-    byte[] cpio = new Initramfs().directory("bin").file("init", "abc".getBytes(
-        StandardCharsets.US_ASCII), true).toCpio();
+    byte[] cpio =
+        new Initramfs()
+            .directory("bin")
+            .file("init", "abc".getBytes(StandardCharsets.US_ASCII), true)
+            .toCpio();
     String text = new String(cpio, StandardCharsets.ISO_8859_1);
     assertThat(text).startsWith("070701");
     assertThat(cpio.length % 512).isZero();

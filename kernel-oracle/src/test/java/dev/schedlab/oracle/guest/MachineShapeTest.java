@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A simulator machine becomes the guest shape with the same counts and SLIT when QEMU's x86 guest
- * can express it (L3 per die, one L2 per core, nodes as runs of whole cores), and is refused in
- * one line naming what QEMU lacks otherwise.
+ * can express it (L3 per die, one L2 per core, nodes as runs of whole cores), and is refused in one
+ * line naming what QEMU lacks otherwise.
  */
 final class MachineShapeTest {
 
@@ -30,8 +30,9 @@ final class MachineShapeTest {
   @Test
   void severalLlcsPerDie_refused() {
     assertThatThrownBy(() -> MachineShape.of("m", shape("2n2l4c2t")))
-        .hasMessage("m cannot boot in QEMU: its last-level cache spans 8 CPUs, not its die's 16"
-            + " (QEMU's x86 guest shares the L3 by die)");
+        .hasMessage(
+            "m cannot boot in QEMU: its last-level cache spans 8 CPUs, not its die's 16"
+                + " (QEMU's x86 guest shares the L3 by die)");
   }
 
   @Test

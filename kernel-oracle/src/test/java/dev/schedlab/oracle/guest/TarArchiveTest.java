@@ -27,6 +27,7 @@ final class TarArchiveTest {
   void read_truncatedArchive_isRejected() {
     byte[] tar = TarArchive.write(Map.of("a", new byte[2000]));
     assertThatThrownBy(() -> TarArchive.read(Arrays.copyOf(tar, 1024)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truncated");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("truncated");
   }
 }

@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code wl.gemm}, {@code wl.hackbench} and {@code wl.schbench} with their {@code -W} parameters become the guest
- * programs with the same team; what the programs cannot follow is refused.
+ * {@code wl.gemm}, {@code wl.hackbench} and {@code wl.schbench} with their {@code -W} parameters
+ * become the guest programs with the same team; what the programs cannot follow is refused.
  */
 final class WorkloadMappingTest {
 
@@ -27,7 +27,8 @@ final class WorkloadMappingTest {
   void gemm_chunkAndSpinInMicroseconds_threadsDefaultToCores() {
     GuestWorkload w = gemm(Map.of("chunk", "2ms", "spin", "50us"));
     assertThat(w.arguments()).containsExactly("8", "2000", "50", "10.000");
-    assertThat(w.simulatorParameters()).containsEntry("chunk", "2000us")
+    assertThat(w.simulatorParameters())
+        .containsEntry("chunk", "2000us")
         .containsEntry("affinity", "0-15");
   }
 
@@ -56,14 +57,16 @@ final class WorkloadMappingTest {
 
   @Test
   void schbench_timesInMicroseconds_policyOtherThanNormalRefused() {
-    Map<String, String> overrides = Map.of("message_threads", "2", "workers", "4",
-        "request_work", "200us", "sleep", "50us");
+    Map<String, String> overrides =
+        Map.of("message_threads", "2", "workers", "4", "request_work", "200us", "sleep", "50us");
     Parameters p = new SchbenchWorkloadProvider().descriptor().resolve(overrides);
     GuestWorkload w = WorkloadMapping.of("wl.schbench", p, overrides, 5, SHAPE);
     assertThat(w.program()).isEqualTo("schbench");
     assertThat(w.arguments()).containsExactly("2", "4", "200", "50", "5.000");
-    assertThat(w.simulatorParameters()).containsEntry("request_work", "200us")
-        .containsEntry("sleep", "50us").containsEntry("workers", "4");
+    assertThat(w.simulatorParameters())
+        .containsEntry("request_work", "200us")
+        .containsEntry("sleep", "50us")
+        .containsEntry("workers", "4");
     assertThat(w.repeat()).isFalse();
     Map<String, String> idle = Map.of("policy", "idle");
     Parameters pi = new SchbenchWorkloadProvider().descriptor().resolve(idle);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 final class KernelDomainsTest {
 
   static TarArchive ring() throws IOException {
-    try (InputStream in = KernelDomainsTest.class.getResourceAsStream(
-        "/dev/schedlab/oracle/ring4-guest.tar.gz")) {
+    try (InputStream in =
+        KernelDomainsTest.class.getResourceAsStream("/dev/schedlab/oracle/ring4-guest.tar.gz")) {
       return TarArchive.readGzip(in.readAllBytes());
     }
   }
@@ -32,25 +32,34 @@ final class KernelDomainsTest {
     assertThat(cpu0).extracting(DomainView::span).containsExactly("0-1", "0-3,6-7", "0-7");
     assertThat(cpu0.get(0).flags()).contains("SD_SHARE_PKG_RESOURCES").doesNotContain("SD_NUMA");
     assertThat(cpu0.get(2).flags()).contains("SD_NUMA", "SD_OVERLAP", "SD_SERIALIZE");
-    assertThat(cpu0.get(2).groups()).containsExactly(
-        new DomainView.GroupView("0-3,6-7", "0-1"), new DomainView.GroupView("2-7", "4-5"));
+    assertThat(cpu0.get(2).groups())
+        .containsExactly(
+            new DomainView.GroupView("0-3,6-7", "0-1"), new DomainView.GroupView("2-7", "4-5"));
     assertThat(cpu0.get(1).groups()).hasSize(3);
-    assertThat(cpu0.get(0).tunables()).containsEntry("min_interval", 2)
-        .containsEntry("max_interval", 4).containsEntry("imbalance_pct", 117);
+    assertThat(cpu0.get(0).tunables())
+        .containsEntry("min_interval", 2)
+        .containsEntry("max_interval", 4)
+        .containsEntry("imbalance_pct", 117);
   }
 
   @Test
   void read_groupListSplitOverTwoRecords_keepsEveryGroup() {
-    String dmesg = String.join("\n",
-        "[    1.0] CPU3 attaching sched-domain(s):",
-        "[    1.0]  domain-0: span=0-3 level=MC",
-        "[    1.0]   groups: 3:{ span=3 }, 0:{ span=0 },",
-        "[    1.0]  1:{ span=1 }, 2:{ span=2 }",
-        "[    1.0] CPU4 attaching NULL sched-domain.");
-    TarArchive archive = TarArchive.read(TarArchive.write(java.util.Map.of(
-        "dmesg.txt", dmesg.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    String dmesg =
+        String.join(
+            "\n",
+            "[    1.0] CPU3 attaching sched-domain(s):",
+            "[    1.0]  domain-0: span=0-3 level=MC",
+            "[    1.0]   groups: 3:{ span=3 }, 0:{ span=0 },",
+            "[    1.0]  1:{ span=1 }, 2:{ span=2 }",
+            "[    1.0] CPU4 attaching NULL sched-domain.");
+    TarArchive archive =
+        TarArchive.read(
+            TarArchive.write(
+                java.util.Map.of(
+                    "dmesg.txt", dmesg.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
     KernelDomains domains = KernelDomains.read(archive);
-    assertThat(domains.byCpu().get(3).get(0).groups()).extracting(DomainView.GroupView::span)
+    assertThat(domains.byCpu().get(3).get(0).groups())
+        .extracting(DomainView.GroupView::span)
         .containsExactly("3", "0", "1", "2");
     assertThat(domains.byCpu().get(4)).isEmpty();
   }

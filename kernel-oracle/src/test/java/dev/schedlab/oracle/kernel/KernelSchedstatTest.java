@@ -14,14 +14,16 @@ import org.junit.jupiter.api.Test;
  */
 final class KernelSchedstatTest {
 
-  private static final String V15 = String.join("\n",
-      "version 15",
-      "timestamp 4294893182",
-      "cpu0 0 0 100 40 30 20 1299917061 292886742 443",
-      "domain0 0003 11 10 1 5 0 0 0 0  22 21 1 7 1 0 0 0  33 30 3 9 2 0 0 0"
-          + "  0 0 0 0 0 0 0 0 0 0 0 0",
-      "domain1 000f 1 1 0 0 0 0 0 0  2 2 0 0 0 0 0 0  3 3 0 0 0 0 0 0  0 0 0 0 0 0 0 0 0 0 0 0",
-      "cpu1 0 0 7 6 5 4 3 2 1");
+  private static final String V15 =
+      String.join(
+          "\n",
+          "version 15",
+          "timestamp 4294893182",
+          "cpu0 0 0 100 40 30 20 1299917061 292886742 443",
+          "domain0 0003 11 10 1 5 0 0 0 0  22 21 1 7 1 0 0 0  33 30 3 9 2 0 0 0"
+              + "  0 0 0 0 0 0 0 0 0 0 0 0",
+          "domain1 000f 1 1 0 0 0 0 0 0  2 2 0 0 0 0 0 0  3 3 0 0 0 0 0 0  0 0 0 0 0 0 0 0 0 0 0 0",
+          "cpu1 0 0 7 6 5 4 3 2 1");
 
   @Test
   void parse_v15_readsIdleTypesInSixOneOrder() {

@@ -8,11 +8,11 @@ import java.util.List;
 
 /**
  * Runqueues of fake tasks behind an {@link ArrayCpuState}, moved the way {@code detach_one_task()}
- * moves them: scanning the source's queued, not running tasks from the tail for one whose
- * affinity allows the destination. A move carries the task's runnable contribution from source
- * to destination (as {@code detach/attach_entity_load_avg()} do), so a policy that loops on
- * {@code runnable_avg} sees the effect of its own pushes. Every move and every balance-interval
- * reset is recorded, and so is the number of migration attempts.
+ * moves them: scanning the source's queued, not running tasks from the tail for one whose affinity
+ * allows the destination. A move carries the task's runnable contribution from source to
+ * destination (as {@code detach/attach_entity_load_avg()} do), so a policy that loops on {@code
+ * runnable_avg} sees the effect of its own pushes. Every move and every balance-interval reset is
+ * recorded, and so is the number of migration attempts.
  */
 public final class FakeBalanceActions implements BalanceActions {
 
@@ -38,8 +38,8 @@ public final class FakeBalanceActions implements BalanceActions {
 
   /**
    * Queues a task on {@code cpu} that may run on {@code allowed} and contributes {@code runnable}
-   * to the CPU's runnable average; the first task queued on a CPU is its running task. Updates
-   * the state's {@code nr_running} and {@code runnable_avg}.
+   * to the CPU's runnable average; the first task queued on a CPU is its running task. Updates the
+   * state's {@code nr_running} and {@code runnable_avg}.
    *
    * @return the task's id
    */

@@ -49,13 +49,17 @@ public final class FakePolicyContext implements PolicyContext {
       Topology topology,
       CpuStateView state,
       Map<String, String> overrides) {
-    return of(provider, topology, state, overrides,
+    return of(
+        provider,
+        topology,
+        state,
+        overrides,
         new ScratchMaskPool(topology.nrCpuIds(), ScratchMaskPool.MisusePolicy.THROW));
   }
 
   /**
-   * As above, sharing {@code scratchMasks} between contexts: a pool for thousands of CPUs is
-   * costly to build once per case of a sweep.
+   * As above, sharing {@code scratchMasks} between contexts: a pool for thousands of CPUs is costly
+   * to build once per case of a sweep.
    */
   public static FakePolicyContext of(
       PluginProvider provider,

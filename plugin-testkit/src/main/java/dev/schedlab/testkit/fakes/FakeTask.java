@@ -7,8 +7,8 @@ import dev.schedlab.spi.view.WorkClass;
 import java.util.Locale;
 
 /**
- * A {@link TaskView} with a policy, a CPU and an affinity, at nice 0, neither running nor queued
- * (a task being placed), with no load of its own.
+ * A {@link TaskView} with a policy, a CPU and an affinity, at nice 0, neither running nor queued (a
+ * task being placed), with no load of its own.
  *
  * @param id task id
  * @param policy scheduling policy

@@ -16,12 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The SMT_BUDDY_ASSIST RFC as it was posted (seeds-digest.md §3): the mainline-7.3 behaviour it
- * was based on plus the RFC's balancing parts and its burst-wakeup threshold, switched on
- * together. The reviewer's rq-depth alternative is not part of it.
+ * The SMT_BUDDY_ASSIST RFC as it was posted (seeds-digest.md §3): the mainline-7.3 behaviour it was
+ * based on plus the RFC's balancing parts and its burst-wakeup threshold, switched on together. The
+ * reviewer's rq-depth alternative is not part of it.
  *
- * <p>The mainline-7.3 plugins live in policies-fair, which this module may not depend on, so
- * they are named by id; they must match {@code profile.mainline-7.3}.
+ * <p>The mainline-7.3 plugins live in policies-fair, which this module may not depend on, so they
+ * are named by id; they must match {@code profile.mainline-7.3}.
  */
 @AutoService(ProfileProvider.class)
 public final class SmtBuddyAssistProfileProvider implements ProfileProvider {

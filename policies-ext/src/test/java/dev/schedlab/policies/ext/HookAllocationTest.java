@@ -33,14 +33,15 @@ import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hooks allocate nothing per call, on the paths where they act (a push scan, a skipped
- * domain, an exclusion, a redirect, a distribution): over many calls the thread's allocated bytes
- * stay far below one object per call. Fakes are built before measuring and allocate nothing
- * themselves on these paths.
+ * The hooks allocate nothing per call, on the paths where they act (a push scan, a skipped domain,
+ * an exclusion, a redirect, a distribution): over many calls the thread's allocated bytes stay far
+ * below one object per call. Fakes are built before measuring and allocate nothing themselves on
+ * these paths.
  */
 final class HookAllocationTest {
 
   private static final int CALLS = 100_000;
+
   /** Far below the 1.6 MB that even one 16-byte object per call would cost. */
   private static final long BUDGET_BYTES = 16 * 1024;
 
@@ -121,8 +122,13 @@ final class HookAllocationTest {
     WakeupPolicy burst = wakeup(new BurstThresholdProvider());
     WakeupPolicy depth = wakeup(new RqDepthDistributeProvider());
     StableIdleCoreProvider stableProvider = new StableIdleCoreProvider();
-    WakeupPolicy stable = stableProvider.create(FakePolicyContext.of(stableProvider, MACHINE,
-        state, java.util.Map.of(StableIdleCoreProvider.ASYM_ONLY, "false")));
+    WakeupPolicy stable =
+        stableProvider.create(
+            FakePolicyContext.of(
+                stableProvider,
+                MACHINE,
+                state,
+                java.util.Map.of(StableIdleCoreProvider.ASYM_ONLY, "false")));
     int idleSecondSibling = 13; // core {12, 13} of the adjacent numbering, both idle
 
     long bytes =

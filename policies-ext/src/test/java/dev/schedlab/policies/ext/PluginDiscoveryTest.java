@@ -3,8 +3,8 @@ package dev.schedlab.policies.ext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.spi.BalancePassProvider;
-import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.Capability;
+import dev.schedlab.spi.IlbSelectorProvider;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PluginProvider;
@@ -16,10 +16,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every plugin of this module is found by {@code PluginRegistry.load()} through the service
- * files that {@code @AutoService} generates, under its exact id and kind, as a {@code public
- * final} class with a public no-arg constructor, marked experimental, with a description, a
- * source and parameters whose defaults resolve.
+ * Every plugin of this module is found by {@code PluginRegistry.load()} through the service files
+ * that {@code @AutoService} generates, under its exact id and kind, as a {@code public final} class
+ * with a public no-arg constructor, marked experimental, with a description, a source and
+ * parameters whose defaults resolve.
  */
 final class PluginDiscoveryTest {
 
@@ -32,8 +32,8 @@ final class PluginDiscoveryTest {
           "ext.smt-buddy.skip-smt-after-push");
   private static final List<String> ILB_SELECTORS = List.of("ext.ilb.round-robin");
   private static final List<String> WAKEUP_POLICIES =
-      List.of("ext.wake.burst-threshold", "ext.wake.rq-depth-distribute",
-          "ext.wake.stable-idle-core");
+      List.of(
+          "ext.wake.burst-threshold", "ext.wake.rq-depth-distribute", "ext.wake.stable-idle-core");
 
   private final PluginRegistry registry = PluginRegistry.load();
 
@@ -125,7 +125,10 @@ final class PluginDiscoveryTest {
           .isTrue();
     }
     assertThat(
-            registry.find("ext.newidle.no-numa").orElseThrow().descriptor()
+            registry
+                .find("ext.newidle.no-numa")
+                .orElseThrow()
+                .descriptor()
                 .has(Capability.NEEDS_NUMA))
         .isTrue();
   }

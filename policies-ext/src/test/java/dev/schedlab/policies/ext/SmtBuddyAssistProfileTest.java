@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code smt-buddy-assist} profile is mainline-7.3 followed by the RFC's five parts in hook
- * order, all with default parameters; every ext plugin it names exists in the registry, and it
- * says which scheduler tree the RFC was posted against.
+ * order, all with default parameters; every ext plugin it names exists in the registry, and it says
+ * which scheduler tree the RFC was posted against.
  */
 final class SmtBuddyAssistProfileTest {
 

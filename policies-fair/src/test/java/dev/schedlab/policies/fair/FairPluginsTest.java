@@ -61,8 +61,12 @@ final class FairPluginsTest {
           .as(expected.id())
           .hasValueSatisfying(found -> assertThat(found).isInstanceOf(expected.getClass()));
     }
-    assertThat(registry.all().stream().map(PluginProvider::id).filter(
-            id -> id.startsWith("fair.") || id.startsWith("profile.")).sorted().toList())
+    assertThat(
+            registry.all().stream()
+                .map(PluginProvider::id)
+                .filter(id -> id.startsWith("fair.") || id.startsWith("profile."))
+                .sorted()
+                .toList())
         .containsExactlyElementsOf(
             providers().stream().map(PluginProvider::id).sorted().collect(Collectors.toList()));
   }
@@ -116,8 +120,7 @@ final class FairPluginsTest {
     assertThat(descriptor.has(Capability.MAINLINE))
         .isNotEqualTo(descriptor.has(Capability.EXPERIMENTAL));
     assertThat(Parameters.defaults(descriptor).asText().keySet())
-        .containsExactlyElementsOf(
-            descriptor.parameters().stream().map(p -> p.name()).toList());
+        .containsExactlyElementsOf(descriptor.parameters().stream().map(p -> p.name()).toList());
     descriptor.parameters().forEach(p -> assertThat(p.description()).isNotBlank());
   }
 

@@ -1,8 +1,8 @@
 package dev.schedlab.cli.args;
 
 /**
- * Input the command line refuses: its message is the one line the user sees after {@code
- * schedlab: }, naming the problem and what is allowed. Exit code 2.
+ * Input the command line refuses: its message is the one line the user sees after {@code schedlab:
+ * }, naming the problem and what is allowed. Exit code 2.
  */
 public final class BadInputException extends IllegalArgumentException {
 

@@ -67,7 +67,11 @@ public final class PluginArguments {
         int eq = item.indexOf('=');
         if (eq <= 0) {
           throw new BadInputException(
-              what + " '" + text + "': parameter '" + item
+              what
+                  + " '"
+                  + text
+                  + "': parameter '"
+                  + item
                   + "' is not key=value; expected ID[:key=value;...]");
         }
         String key = item.substring(0, eq).trim();
@@ -81,12 +85,12 @@ public final class PluginArguments {
   }
 
   /**
-   * A key given twice is an error rather than last-wins: in a long command line the second is
-   * as often a mistake as an intent, and nothing tells which.
+   * A key given twice is an error rather than last-wins: in a long command line the second is as
+   * often a mistake as an intent, and nothing tells which.
    */
   private static BadInputException twice(String key, String first, String second) {
-    return new BadInputException(key + " is given twice (" + first + ", then " + second
-        + "); give each key once");
+    return new BadInputException(
+        key + " is given twice (" + first + ", then " + second + "); give each key once");
   }
 
   /** {@code id[:key=value;...]} with keys sorted, as reports print a plugin choice. */
@@ -94,9 +98,12 @@ public final class PluginArguments {
     if (ref.overrides().isEmpty()) {
       return ref.id();
     }
-    return ref.id() + ":" + new TreeMap<>(ref.overrides()).entrySet().stream()
-        .map(e -> e.getKey() + "=" + e.getValue())
-        .collect(Collectors.joining(";"));
+    return ref.id()
+        + ":"
+        + new TreeMap<>(ref.overrides())
+            .entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(";"));
   }
 
   /** {@link #format(PluginRef)} of each reference, in order. */
@@ -123,8 +130,7 @@ public final class PluginArguments {
    *
    * @throws IllegalArgumentException for an unknown id, a bad parameter or an unreadable import
    */
-  static HardwareModel machine(
-      PluginRegistry registry, String id, Map<String, String> overrides) {
+  static HardwareModel machine(PluginRegistry registry, String id, Map<String, String> overrides) {
     HardwareModelProvider provider = require(registry, id, HardwareModelProvider.class);
     return provider.create(provider.descriptor().resolve(overrides));
   }

@@ -8,8 +8,8 @@ import java.util.Map;
  * @param variant the policies
  * @param seed its master seed
  * @param gridPoint the values of a sweep point, for progress labels (empty outside sweeps)
- * @param scenario a sweep point's own scenario (its {@code -M}, {@code -W} and {@code -E}
- *     values), or null to run the scenario the runner is given
+ * @param scenario a sweep point's own scenario (its {@code -M}, {@code -W} and {@code -E} values),
+ *     or null to run the scenario the runner is given
  */
 public record RunSpec(
     Variant variant, long seed, Map<String, String> gridPoint, Scenario scenario) {

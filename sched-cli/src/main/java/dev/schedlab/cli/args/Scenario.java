@@ -73,8 +73,12 @@ public record Scenario(
    */
   public static Scenario resolve(
       PluginRegistry registry, ScenarioOptions options, Map<String, String> workloadOverrides) {
-    return resolve(registry, options, PluginArguments.keyValues("-M", options.machineParameters),
-        workloadOverrides, EngineSettings.parse(options.engineSettings));
+    return resolve(
+        registry,
+        options,
+        PluginArguments.keyValues("-M", options.machineParameters),
+        workloadOverrides,
+        EngineSettings.parse(options.engineSettings));
   }
 
   /**
@@ -82,8 +86,11 @@ public record Scenario(
    * scenario per grid point.
    */
   public static Scenario resolve(
-      PluginRegistry registry, ScenarioOptions options, Map<String, String> machineOverrides,
-      Map<String, String> workloadOverrides, EngineSettings engineSettings) {
+      PluginRegistry registry,
+      ScenarioOptions options,
+      Map<String, String> machineOverrides,
+      Map<String, String> workloadOverrides,
+      EngineSettings engineSettings) {
     long durationNs = options.durationNs();
     int hz = options.checkedHz();
     HardwareModelProvider machine =
@@ -99,20 +106,33 @@ public record Scenario(
         PluginArguments.require(registry, options.workload, WorkloadProvider.class);
     Map<String, String> workloadParameters =
         workload.descriptor().resolve(workloadOverrides).asText();
-    return new Scenario(options.machine, model, workload, workloadOverrides, durationNs,
-        options.seed, hz, engineSettings, machineOverrides,
-        machine.descriptor().resolve(machineOverrides).asText(), workloadParameters,
-        options.nohzFull, options.isolcpus);
+    return new Scenario(
+        options.machine,
+        model,
+        workload,
+        workloadOverrides,
+        durationNs,
+        options.seed,
+        hz,
+        engineSettings,
+        machineOverrides,
+        machine.descriptor().resolve(machineOverrides).asText(),
+        workloadParameters,
+        options.nohzFull,
+        options.isolcpus);
   }
 
   /** The configuration of one run of {@code variant}. */
   public SimulationConfig config(PluginRegistry registry, Variant variant, long runSeed) {
-    return engineSettings.applyTo(SimulationConfig.builder(hardware,
-            new PolicyBinding<>(workload, workload.descriptor().resolve(workloadOverrides)))
-        .policies(registry, variant.plugins())
-        .seed(runSeed)
-        .durationNs(durationNs)
-        .hz(hz))
+    return engineSettings
+        .applyTo(
+            SimulationConfig.builder(
+                    hardware,
+                    new PolicyBinding<>(workload, workload.descriptor().resolve(workloadOverrides)))
+                .policies(registry, variant.plugins())
+                .seed(runSeed)
+                .durationNs(durationNs)
+                .hz(hz))
         .build();
   }
 
@@ -120,8 +140,8 @@ public record Scenario(
    * Warnings about input that is accepted but probably not meant, one line each: a {@code
    * --nohz-full} list naming every CPU (the boot CPU stays housekeeping, as in {@code
    * housekeeping_setup()}, which prints a warning too), and a plugin that declares it needs SMT,
-   * NUMA or asymmetric capacity on a machine without it (it then has nothing to act on; allowed,
-   * so that one set of variants can be compared across machines).
+   * NUMA or asymmetric capacity on a machine without it (it then has nothing to act on; allowed, so
+   * that one set of variants can be compared across machines).
    */
   public List<String> warnings(
       ScenarioOptions options, PluginRegistry registry, List<Variant> variants) {
@@ -131,9 +151,12 @@ public record Scenario(
       ImmutableCpuMask named = CpuMasks.parseCpuList(options.nohzFull.trim(), t.nrCpuIds());
       // The rule of Housekeeping.keepBootCpu(): every possible CPU named.
       if (named.isFull()) {
-        warnings.add("warning: --nohz-full " + options.nohzFull.trim() + " names every CPU;"
-            + " CPU 0 stays a housekeeping CPU and keeps its tick, as the kernel keeps the boot"
-            + " CPU");
+        warnings.add(
+            "warning: --nohz-full "
+                + options.nohzFull.trim()
+                + " names every CPU;"
+                + " CPU 0 stays a housekeeping CPU and keeps its tick, as the kernel keeps the boot"
+                + " CPU");
       }
     }
     Set<String> seen = new HashSet<>();
@@ -143,9 +166,17 @@ public record Scenario(
         if (d.isEmpty() || PluginRegistry.supports(d.get(), t) || !seen.add(ref.id())) {
           continue;
         }
-        warnings.add("warning: " + ref.id() + " (variant " + v.name() + ") needs "
-            + missing(d.get(), t) + ", which " + machineId + " does not have; it has nothing to"
-            + " act on there");
+        warnings.add(
+            "warning: "
+                + ref.id()
+                + " (variant "
+                + v.name()
+                + ") needs "
+                + missing(d.get(), t)
+                + ", which "
+                + machineId
+                + " does not have; it has nothing to"
+                + " act on there");
       }
     }
     return warnings;
@@ -165,8 +196,14 @@ public record Scenario(
   public String describe() {
     Topology t = hardware.topology();
     String about = workload.describe(workload.descriptor().resolve(workloadOverrides));
-    return machineId + " (" + t.cpuCount() + " CPUs" + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
+    return machineId
+        + " ("
+        + t.cpuCount()
+        + " CPUs"
+        + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
         + (t.housekeeping().toBootArgs().isEmpty() ? "" : ", " + t.housekeeping().toBootArgs())
-        + "), " + workload.id() + (about.isEmpty() ? "" : ": " + about);
+        + "), "
+        + workload.id()
+        + (about.isEmpty() ? "" : ": " + about);
   }
 }

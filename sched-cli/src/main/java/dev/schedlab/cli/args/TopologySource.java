@@ -32,23 +32,33 @@ public final class TopologySource {
 
   /** Exactly one of the machine sources. */
   static final class Choice {
-    @Option(names = "--machine", paramLabel = "ID",
+    @Option(
+        names = "--machine",
+        paramLabel = "ID",
         description = "a built-in machine (see `schedlab machines`)")
     String machine;
 
-    @Option(names = "--hwloc", paramLabel = "FILE",
+    @Option(
+        names = "--hwloc",
+        paramLabel = "FILE",
         description = "an hwloc XML export (lstopo --of xml)")
     Path hwloc;
 
-    @Option(names = "--sysfs", paramLabel = "DIR",
+    @Option(
+        names = "--sysfs",
+        paramLabel = "DIR",
         description = "a Linux sysfs tree (/sys for this machine)")
     Path sysfs;
 
-    @Option(names = "--lscpu", paramLabel = "FILE",
+    @Option(
+        names = "--lscpu",
+        paramLabel = "FILE",
         description = "lscpu -p or lscpu -e output; - for standard input")
     Path lscpu;
 
-    @Option(names = "--shape", paramLabel = "SHAPE",
+    @Option(
+        names = "--shape",
+        paramLabel = "SHAPE",
         description = "a shape string: " + Shape.GRAMMAR)
     String shape;
   }
@@ -62,18 +72,24 @@ public final class TopologySource {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Choice choice;
 
-  @Option(names = "-M", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "-M",
+      paramLabel = "KEY=VALUE",
       description = "a machine parameter (with --machine)")
   List<String> machineParameters = new ArrayList<>();
 
-  @Option(names = "--siblings", paramLabel = "split|adjacent",
+  @Option(
+      names = "--siblings",
+      paramLabel = "split|adjacent",
       description = "SMT sibling numbering for --shape (default split: CPU n and n+cores)")
   Siblings siblings;
 
   @Option(names = "--nohz-full", paramLabel = "LIST", description = "nohz_full= CPUs")
   String nohzFull;
 
-  @Option(names = "--isolcpus", paramLabel = "[FLAGS,]LIST",
+  @Option(
+      names = "--isolcpus",
+      paramLabel = "[FLAGS,]LIST",
       description = "isolcpus= value, e.g. domain,managed_irq,2-5")
   String isolcpus;
 
@@ -93,11 +109,16 @@ public final class TopologySource {
     }
     Topology topology;
     if (choice.machine != null) {
-      topology = PluginArguments.machine(registry.get(), choice.machine,
-          PluginArguments.keyValues("-M", machineParameters)).topology();
+      topology =
+          PluginArguments.machine(
+                  registry.get(),
+                  choice.machine,
+                  PluginArguments.keyValues("-M", machineParameters))
+              .topology();
     } else if (choice.shape != null) {
-      SiblingNumbering numbering = SiblingNumbering.valueOf(
-          (siblings == null ? Siblings.split : siblings).name().toUpperCase(Locale.ROOT));
+      SiblingNumbering numbering =
+          SiblingNumbering.valueOf(
+              (siblings == null ? Siblings.split : siblings).name().toUpperCase(Locale.ROOT));
       topology = Shape.parse(choice.shape).toTopology(numbering);
     } else {
       topology = imported().toTopology();
@@ -113,8 +134,8 @@ public final class TopologySource {
     if (choice.shape != null) {
       return "shape " + choice.shape;
     }
-    Path file = choice.hwloc != null ? choice.hwloc : choice.sysfs != null ? choice.sysfs
-        : choice.lscpu;
+    Path file =
+        choice.hwloc != null ? choice.hwloc : choice.sysfs != null ? choice.sysfs : choice.lscpu;
     return file.toString();
   }
 
@@ -136,13 +157,14 @@ public final class TopologySource {
     try {
       byte[] bytes = System.in.readNBytes(MAX_STDIN_BYTES + 1);
       if (bytes.length > MAX_STDIN_BYTES) {
-        throw new BadInputException("--lscpu -: standard input is longer than 16 MiB;"
-            + " expected lscpu -p or lscpu -e output");
+        throw new BadInputException(
+            "--lscpu -: standard input is longer than 16 MiB;"
+                + " expected lscpu -p or lscpu -e output");
       }
       return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
-      throw new BadInputException("--lscpu -: cannot read standard input: "
-          + dev.schedlab.spi.FileProblems.describe(e), e);
+      throw new BadInputException(
+          "--lscpu -: cannot read standard input: " + dev.schedlab.spi.FileProblems.describe(e), e);
     }
   }
 
@@ -154,8 +176,9 @@ public final class TopologySource {
     if (nohzFull == null && isolcpus == null) {
       return topology;
     }
-    String bootArgs = (nohzFull == null ? "" : "nohz_full=" + nohzFull.trim())
-        + (isolcpus == null ? "" : " isolcpus=" + isolcpus.trim());
+    String bootArgs =
+        (nohzFull == null ? "" : "nohz_full=" + nohzFull.trim())
+            + (isolcpus == null ? "" : " isolcpus=" + isolcpus.trim());
     return topology.withHousekeeping(Housekeeping.parse(bootArgs, topology.nrCpuIds()));
   }
 
@@ -169,8 +192,14 @@ public final class TopologySource {
       return CpuMasks.parseCpuList(text, nrCpuIds);
     } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
       throw new BadInputException(
-          option + " " + text + ": " + e.getMessage() + "; this machine has CPUs 0-"
-              + (nrCpuIds - 1), e);
+          option
+              + " "
+              + text
+              + ": "
+              + e.getMessage()
+              + "; this machine has CPUs 0-"
+              + (nrCpuIds - 1),
+          e);
     }
   }
 }

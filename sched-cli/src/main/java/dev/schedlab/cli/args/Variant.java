@@ -14,13 +14,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * One side of a comparison, written {@code NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]...}:
- * a profile (or a single policy plugin) and plugins added on top, as {@link PolicySlots#add}
- * adds them: an added plugin replaces one already in the variant with the same id (to change its
+ * One side of a comparison, written {@code NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]...}: a
+ * profile (or a single policy plugin) and plugins added on top, as {@link PolicySlots#add} adds
+ * them: an added plugin replaces one already in the variant with the same id (to change its
  * parameters) and, being an ILB selector or a NOHZ registration rule, the variant's selector or
- * rule (there is one of each); any other plugin is appended. Two selectors or two rules named
- * in one variant, or one plugin named twice, are refused. Without {@code NAME=} the
- * specification is the name.
+ * rule (there is one of each); any other plugin is appended. Two selectors or two rules named in
+ * one variant, or one plugin named twice, are refused. Without {@code NAME=} the specification is
+ * the name.
  *
  * @param name the name reports use
  * @param spec the specification as written
@@ -37,8 +37,8 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
   /**
    * Parses a {@code --variant} value.
    *
-   * @throws BadInputException for a malformed value, an unknown profile or plugin (with the
-   *     nearest id), or a plugin that is not a policy
+   * @throws BadInputException for a malformed value, an unknown profile or plugin (with the nearest
+   *     id), or a plugin that is not a policy
    */
   static Variant parse(String text, PluginRegistry registry) {
     String value = text.trim();
@@ -48,13 +48,20 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
     String name = named ? value.substring(0, eq) : value;
     String spec = named ? value.substring(eq + 1) : value;
     if (!NAME.matcher(name).matches()) {
-      throw new BadInputException("--variant " + text + ": name '" + name + "' must be letters,"
-          + " digits, '.', '_' or '-' (it names report columns and files);"
-          + " expected NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]");
+      throw new BadInputException(
+          "--variant "
+              + text
+              + ": name '"
+              + name
+              + "' must be letters,"
+              + " digits, '.', '_' or '-' (it names report columns and files);"
+              + " expected NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]");
     }
     if (spec.isBlank()) {
-      throw new BadInputException("--variant " + text
-          + ": nothing after '='; expected NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]");
+      throw new BadInputException(
+          "--variant "
+              + text
+              + ": nothing after '='; expected NAME=PROFILE_OR_PLUGIN[+PLUGIN[:key=value;...]]");
     }
     List<PluginRef> plugins = new ArrayList<>();
     List<PluginRef> namedPlugins = new ArrayList<>();
@@ -65,8 +72,12 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
           ref.overrides().isEmpty() ? registry.profile(ref.id()) : Optional.empty();
       if (profile.isPresent()) {
         if (i > 0) {
-          throw new BadInputException("--variant " + text + ": profile " + ref.id()
-              + " must come first; only plugins may be added with '+'");
+          throw new BadInputException(
+              "--variant "
+                  + text
+                  + ": profile "
+                  + ref.id()
+                  + " must come first; only plugins may be added with '+'");
         }
         plugins.addAll(profile.get().profile().plugins());
       } else {
@@ -92,8 +103,12 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
     for (String text : texts) {
       Variant v = parse(text, registry);
       if (!names.add(v.name())) {
-        throw new BadInputException("--variant " + text + ": the name " + v.name()
-            + " is used twice; give each variant its own NAME=");
+        throw new BadInputException(
+            "--variant "
+                + text
+                + ": the name "
+                + v.name()
+                + " is used twice; give each variant its own NAME=");
       }
       parsed.add(v);
     }
@@ -118,9 +133,22 @@ public record Variant(String name, String spec, List<PluginRef> plugins) {
       }
     }
     if (provider.isPresent()) {
-      throw new BadInputException("--variant " + text + ": " + id + " is not a policy plugin"
-          + " (it is a " + provider.get().descriptor().kind().name().toLowerCase(
-              java.util.Locale.ROOT).replace('_', ' ') + "); known: " + String.join(", ", known));
+      throw new BadInputException(
+          "--variant "
+              + text
+              + ": "
+              + id
+              + " is not a policy plugin"
+              + " (it is a "
+              + provider
+                  .get()
+                  .descriptor()
+                  .kind()
+                  .name()
+                  .toLowerCase(java.util.Locale.ROOT)
+                  .replace('_', ' ')
+              + "); known: "
+              + String.join(", ", known));
     }
     String what = first ? "profile or policy plugin" : "policy plugin";
     throw new BadInputException(

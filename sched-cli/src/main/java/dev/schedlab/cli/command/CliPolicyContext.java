@@ -12,8 +12,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * The context a policy gets when the command line runs it outside a simulation ({@code
- * explain-ilb}): a frozen state, a fixed-seed random stream, and a scratch-mask pool that throws
- * on misuse so a faulty plugin fails loudly.
+ * explain-ilb}): a frozen state, a fixed-seed random stream, and a scratch-mask pool that throws on
+ * misuse so a faulty plugin fails loudly.
  */
 final class CliPolicyContext implements PolicyContext {
 

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description = "Simulate one scenario under several variants and compare them side by side.")
 public final class CompareCommand extends ScenarioCommand {
 
-public   CompareCommand(Cli cli) {
+  public CompareCommand(Cli cli) {
     super(cli);
   }
 

@@ -28,8 +28,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code schedlab explain-ilb}: runs each ILB selector ({@code find_new_ilb()}) once on a state
- * the user describes (which CPUs are idle, which are in {@code nohz.idle_cpus_mask}, which do
+ * {@code schedlab explain-ilb}: runs each ILB selector ({@code find_new_ilb()}) once on a state the
+ * user describes (which CPUs are idle, which are in {@code nohz.idle_cpus_mask}, which do
  * housekeeping, who kicks) and shows the CPU it picks, how many CPUs it examined, and why, in the
  * words of the 7.3 patch: a CPU on a fully idle core, a fallback next to a busy sibling, or none.
  */
@@ -44,32 +44,46 @@ public final class ExplainIlbCommand implements Callable<Integer> {
 
   @Mixin TopologySource source;
 
-  @Option(names = "--idle", required = true, paramLabel = "LIST",
+  @Option(
+      names = "--idle",
+      required = true,
+      paramLabel = "LIST",
       description = "the idle CPUs (idle_cpu() true); all other online CPUs run a task")
   String idle;
 
-  @Option(names = "--nohz-idle", paramLabel = "LIST",
+  @Option(
+      names = "--nohz-idle",
+      paramLabel = "LIST",
       description = "nohz.idle_cpus_mask (default: the idle CPUs)")
   String nohzIdle;
 
-  @Option(names = "--housekeeping", paramLabel = "LIST",
-      description = "HK_TYPE_KERNEL_NOISE housekeeping CPUs (default: the machine's, after"
-          + " --nohz-full/--isolcpus)")
+  @Option(
+      names = "--housekeeping",
+      paramLabel = "LIST",
+      description =
+          "HK_TYPE_KERNEL_NOISE housekeeping CPUs (default: the machine's, after"
+              + " --nohz-full/--isolcpus)")
   String housekeeping;
 
-  @Option(names = "--selector", paramLabel = "ID[:k=v;...]",
+  @Option(
+      names = "--selector",
+      paramLabel = "ID[:k=v;...]",
       description = "an ILB selector, repeatable (default: every selector)")
   List<String> selectors = new ArrayList<>();
 
-  @Option(names = "--this-cpu", paramLabel = "N",
+  @Option(
+      names = "--this-cpu",
+      paramLabel = "N",
       description = "the busy CPU whose tick kicks (default: the lowest busy CPU)")
   Integer thisCpu;
 
-  @Option(names = "--format", paramLabel = "text|json",
+  @Option(
+      names = "--format",
+      paramLabel = "text|json",
       description = "output format (default text)")
   TextOrJson format = TextOrJson.text;
 
-public   ExplainIlbCommand(Cli cli) {
+  public ExplainIlbCommand(Cli cli) {
     this.cli = cli;
   }
 
@@ -84,14 +98,20 @@ public   ExplainIlbCommand(Cli cli) {
     if (!idleMask.isSubsetOf(topology.onlineMask())) {
       MutableCpuMask offline = idleMask.mutableCopy();
       offline.andNotWith(topology.onlineMask());
-      throw new BadInputException("--idle " + idle + ": CPUs " + offline.toCpuList()
-          + " are not online; online CPUs: " + topology.onlineMask().toCpuList());
+      throw new BadInputException(
+          "--idle "
+              + idle
+              + ": CPUs "
+              + offline.toCpuList()
+              + " are not online; online CPUs: "
+              + topology.onlineMask().toCpuList());
     }
-    ImmutableCpuMask nohzMask = nohzIdle == null
-        ? idleMask : TopologySource.cpuList("--nohz-idle", nohzIdle, nr);
-    ImmutableCpuMask housekeepingMask = housekeeping == null
-        ? topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE)
-        : TopologySource.cpuList("--housekeeping", housekeeping, nr);
+    ImmutableCpuMask nohzMask =
+        nohzIdle == null ? idleMask : TopologySource.cpuList("--nohz-idle", nohzIdle, nr);
+    ImmutableCpuMask housekeepingMask =
+        housekeeping == null
+            ? topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE)
+            : TopologySource.cpuList("--housekeeping", housekeeping, nr);
     int kicker = kicker(topology, idleMask);
     ArrayCpuState state = frozenState(topology, idleMask, nohzMask);
     SchedDomains domains = SchedDomains.build(topology);
@@ -102,11 +122,17 @@ public   ExplainIlbCommand(Cli cli) {
     for (PluginRef ref : selectorRefs()) {
       IlbSelectorProvider provider =
           PluginArguments.require(cli.registry(), ref.id(), IlbSelectorProvider.class);
-      IlbSelector selector = provider.create(new CliPolicyContext(
-          topology, domains, provider.descriptor().resolve(ref.overrides()), state));
+      IlbSelector selector =
+          provider.create(
+              new CliPolicyContext(
+                  topology, domains, provider.descriptor().resolve(ref.overrides()), state));
       int cpu = selector.findNewIlb(kicker, nohzMask, housekeepingMask, state);
-      selections.add(new Selection(PluginArguments.format(ref), cpu, selector.lastExamined(),
-          reason(topology, state, candidates, kicker, cpu)));
+      selections.add(
+          new Selection(
+              PluginArguments.format(ref),
+              cpu,
+              selector.lastExamined(),
+              reason(topology, state, candidates, kicker, cpu)));
     }
 
     if (format == TextOrJson.json) {
@@ -129,7 +155,15 @@ public   ExplainIlbCommand(Cli cli) {
       root.put("selections", list);
       cli.out().print(Json.pretty(root));
     } else {
-      text(cli.out(), topology, state, idleMask, nohzMask, housekeepingMask, candidates, kicker,
+      text(
+          cli.out(),
+          topology,
+          state,
+          idleMask,
+          nohzMask,
+          housekeepingMask,
+          candidates,
+          kicker,
           selections);
     }
     return 0;
@@ -155,8 +189,11 @@ public   ExplainIlbCommand(Cli cli) {
   private int kicker(Topology topology, CpuMask idleMask) {
     if (thisCpu != null) {
       if (!topology.isPossible(thisCpu) || !topology.isOnline(thisCpu)) {
-        throw new BadInputException("--this-cpu " + thisCpu + ": not an online CPU; online CPUs: "
-            + topology.onlineMask().toCpuList());
+        throw new BadInputException(
+            "--this-cpu "
+                + thisCpu
+                + ": not an online CPU; online CPUs: "
+                + topology.onlineMask().toCpuList());
       }
       return thisCpu;
     }
@@ -198,16 +235,24 @@ public   ExplainIlbCommand(Cli cli) {
       }
       return cpu == firstIdle
           ? "first idle CPU on a fully idle core"
-          : "first idle CPU on a fully idle core (CPU " + firstIdle + " is idle but has a busy"
+          : "first idle CPU on a fully idle core (CPU "
+              + firstIdle
+              + " is idle but has a busy"
               + " sibling)";
     }
     String busy = busySiblings(topology, state, cpu);
     if (cpu != firstIdle) {
-      return "idle CPU next to busy sibling " + busy + ", not the first idle CPU (CPU "
-          + firstIdle + " is)";
+      return "idle CPU next to busy sibling "
+          + busy
+          + ", not the first idle CPU (CPU "
+          + firstIdle
+          + " is)";
     }
     if (firstOnIdleCore != CpuMask.NO_CPU) {
-      return "first idle CPU, next to busy sibling " + busy + " (CPU " + firstOnIdleCore
+      return "first idle CPU, next to busy sibling "
+          + busy
+          + " (CPU "
+          + firstOnIdleCore
           + " is on a fully idle core)";
     }
     return "fallback: idle CPU with busy sibling " + busy + " (no fully idle core)";
@@ -218,11 +263,11 @@ public   ExplainIlbCommand(Cli cli) {
    * other CPU running one task at full utilisation, ticks stopped on the CPUs of {@code nohzIdle}.
    */
   private static ArrayCpuState frozenState(Topology topology, CpuMask idle, CpuMask nohzIdle) {
-    ArrayCpuState state =
-        new ArrayCpuState(topology).idleExactly(idle).nohzIdleExactly(nohzIdle);
+    ArrayCpuState state = new ArrayCpuState(topology).idleExactly(idle).nohzIdleExactly(nohzIdle);
     for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
       if (topology.isPossible(cpu) && !state.isIdle(cpu)) {
-        state.runnableAvg(cpu, Topology.SCHED_CAPACITY_SCALE)
+        state
+            .runnableAvg(cpu, Topology.SCHED_CAPACITY_SCALE)
             .utilAvg(cpu, topology.capacity(cpu))
             .loadAvg(cpu, Topology.SCHED_CAPACITY_SCALE);
       }
@@ -242,23 +287,41 @@ public   ExplainIlbCommand(Cli cli) {
   }
 
   private static void text(
-      PrintStream out, Topology topology, CpuStateView state, CpuMask idleMask, CpuMask nohzMask,
-      CpuMask housekeepingMask, CpuMask candidates, int kicker, List<Selection> selections) {
-    out.printf(Locale.ROOT, "machine %s: %d CPUs, SMT%d; kicking CPU %d (%s)%n", topology.name(),
-        topology.cpuCount(), topology.smtWidth(), kicker,
+      PrintStream out,
+      Topology topology,
+      CpuStateView state,
+      CpuMask idleMask,
+      CpuMask nohzMask,
+      CpuMask housekeepingMask,
+      CpuMask candidates,
+      int kicker,
+      List<Selection> selections) {
+    out.printf(
+        Locale.ROOT,
+        "machine %s: %d CPUs, SMT%d; kicking CPU %d (%s)%n",
+        topology.name(),
+        topology.cpuCount(),
+        topology.smtWidth(),
+        kicker,
         state.isIdle(kicker) ? "idle" : "busy");
     out.println("idle CPUs:             " + list(idleMask));
     out.println("nohz.idle_cpus_mask:   " + list(nohzMask));
     out.println("housekeeping:          " + list(housekeepingMask));
     out.println("candidates (∩):        " + list(candidates));
     out.println();
-    int width = Math.max("selector".length(),
-        selections.stream().mapToInt(s -> s.selector().length()).max().orElse(0));
-    out.printf(Locale.ROOT, "%-" + width + "s  %5s  %8s  %s%n", "selector", "CPU", "examined",
-        "why");
+    int width =
+        Math.max(
+            "selector".length(),
+            selections.stream().mapToInt(s -> s.selector().length()).max().orElse(0));
+    out.printf(
+        Locale.ROOT, "%-" + width + "s  %5s  %8s  %s%n", "selector", "CPU", "examined", "why");
     for (Selection s : selections) {
-      out.printf(Locale.ROOT, "%-" + width + "s  %5s  %8d  %s%n", s.selector(),
-          s.cpu() == CpuMask.NO_CPU ? "none" : Integer.toString(s.cpu()), s.examined(),
+      out.printf(
+          Locale.ROOT,
+          "%-" + width + "s  %5s  %8d  %s%n",
+          s.selector(),
+          s.cpu() == CpuMask.NO_CPU ? "none" : Integer.toString(s.cpu()),
+          s.examined(),
           s.reason());
     }
   }

@@ -7,15 +7,15 @@ import dev.schedlab.cli.report.Json;
 import dev.schedlab.cli.report.KernelReport;
 import dev.schedlab.oracle.DomainSuite;
 import dev.schedlab.oracle.KernelOracle;
-import dev.schedlab.oracle.guest.OracleException;
-import dev.schedlab.oracle.report.OracleReport;
 import dev.schedlab.oracle.guest.Accelerator;
 import dev.schedlab.oracle.guest.GuestShape;
 import dev.schedlab.oracle.guest.GuestWorkload;
 import dev.schedlab.oracle.guest.HostTools;
 import dev.schedlab.oracle.guest.MachineShape;
+import dev.schedlab.oracle.guest.OracleException;
 import dev.schedlab.oracle.guest.RandomShapes;
 import dev.schedlab.oracle.guest.WorkloadMapping;
+import dev.schedlab.oracle.report.OracleReport;
 import dev.schedlab.spi.HardwareModelProvider;
 import dev.schedlab.spi.ParameterSpec;
 import dev.schedlab.spi.Parameters;
@@ -38,23 +38,28 @@ import picocli.CommandLine.Option;
  * (Debian's 6.1 by default, {@code --kernel} for one's own build), compares every CPU's sched
  * domains with the simulator's built from the guest's own sysfs, and with {@code --workload} runs
  * the matching guest program and the simulator side by side (schedstat, softirqs, trace). Every
- * option is checked before QEMU starts; a guest that does not boot or panics is one line naming
- * the console log it left, exit 2. Exit 1 when a domain comparison finds an unexplained
- * difference.
+ * option is checked before QEMU starts; a guest that does not boot or panics is one line naming the
+ * console log it left, exit 2. Exit 1 when a domain comparison finds an unexplained difference.
  */
 @Command(
     name = "kernel",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = {"Run the same scenario on a real Linux kernel in QEMU and compare with the"
-        + " simulator.",
-        "Without --workload: every CPU's sched domains. With it: balancing, wakeups and softirqs"
-            + " per second, kernel and simulator side by side."})
+    description = {
+      "Run the same scenario on a real Linux kernel in QEMU and compare with the" + " simulator.",
+      "Without --workload: every CPU's sched domains. With it: balancing, wakeups and softirqs"
+          + " per second, kernel and simulator side by side."
+    })
 public final class KernelCommand implements Callable<Integer> {
 
   /** Allowed {@code --duration}: 1 s to 10 min of guest (wall) time. */
-  private static final ParameterSpec DURATION = ParameterSpec.ofDuration("duration",
-      "workload time in the guest and the simulator", "10s", 1_000_000_000L, 600_000_000_000L);
+  private static final ParameterSpec DURATION =
+      ParameterSpec.ofDuration(
+          "duration",
+          "workload time in the guest and the simulator",
+          "10s",
+          1_000_000_000L,
+          600_000_000_000L);
 
   /** Output formats on stdout. */
   enum Format {
@@ -65,11 +70,15 @@ public final class KernelCommand implements Callable<Integer> {
 
   /** The machine: a guest shape or a built-in machine QEMU can express. */
   static final class Machine {
-    @Option(names = "--shape", paramLabel = "SHAPE",
+    @Option(
+        names = "--shape",
+        paramLabel = "SHAPE",
         description = "a guest shape: " + GuestShape.GRAMMAR)
     String shape;
 
-    @Option(names = "--machine", paramLabel = "ID",
+    @Option(
+        names = "--machine",
+        paramLabel = "ID",
         description = "a built-in machine QEMU can express (see `schedlab machines`)")
     String machine;
   }
@@ -82,64 +91,98 @@ public final class KernelCommand implements Callable<Integer> {
   @Option(names = "-M", paramLabel = "KEY=VALUE", description = "a machine parameter")
   List<String> machineParameters = new ArrayList<>();
 
-  @Option(names = "--append", paramLabel = "ARGS", defaultValue = "",
+  @Option(
+      names = "--append",
+      paramLabel = "ARGS",
+      defaultValue = "",
       description = "kernel arguments, e.g. \"nohz_full=4-7 isolcpus=domain,2-3\"")
   String append;
 
-  @Option(names = "--kernel", paramLabel = "BZIMAGE",
+  @Option(
+      names = "--kernel",
+      paramLabel = "BZIMAGE",
       description = "the kernel image to boot (default: the host's Debian kernel)")
   Path kernel;
 
-  @Option(names = "--accel", paramLabel = "auto|tcg|kvm", defaultValue = "auto",
-      description = "QEMU accelerator; auto tries KVM when /dev/kvm is usable (default"
-          + " ${DEFAULT-VALUE})")
+  @Option(
+      names = "--accel",
+      paramLabel = "auto|tcg|kvm",
+      defaultValue = "auto",
+      description =
+          "QEMU accelerator; auto tries KVM when /dev/kvm is usable (default"
+              + " ${DEFAULT-VALUE})")
   String accel;
 
-  @Option(names = "--workload", paramLabel = "ID",
+  @Option(
+      names = "--workload",
+      paramLabel = "ID",
       description = "a workload with a guest program: wl.gemm, wl.hackbench or wl.schbench")
   String workload;
 
   @Option(names = "-W", paramLabel = "KEY=VALUE", description = "a workload parameter")
   List<String> workloadParameters = new ArrayList<>();
 
-  @Option(names = "--duration", paramLabel = "TIME", defaultValue = "10s",
+  @Option(
+      names = "--duration",
+      paramLabel = "TIME",
+      defaultValue = "10s",
       description = "workload time in the guest and the simulator (default ${DEFAULT-VALUE})")
   String duration;
 
-  @Option(names = "--hz", paramLabel = "HZ", defaultValue = "250",
+  @Option(
+      names = "--hz",
+      paramLabel = "HZ",
+      defaultValue = "250",
       description = "the simulator's HZ (default ${DEFAULT-VALUE}, Debian's CONFIG_HZ)")
   int hz;
 
-  @Option(names = "-E", paramLabel = "KEY=VALUE",
-      description = "an engine setting for the simulator's run (list: `schedlab engine`);"
-          + " rules=linux-6.1 unless given")
+  @Option(
+      names = "-E",
+      paramLabel = "KEY=VALUE",
+      description =
+          "an engine setting for the simulator's run (list: `schedlab engine`);"
+              + " rules=linux-6.1 unless given")
   List<String> engineSettings = new ArrayList<>();
 
   @Option(names = "--no-trace", description = "no sched_switch/sched_migrate_task trace")
   boolean noTrace;
 
-  @Option(names = "--format", paramLabel = "table|json|csv",
+  @Option(
+      names = "--format",
+      paramLabel = "table|json|csv",
       description = "stdout format (default table)")
   Format format = Format.table;
 
-  @Option(names = "--out", paramLabel = "DIR",
-      description = "where the guest's files and console.log go (default: a new temporary"
-          + " directory)")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "where the guest's files and console.log go (default: a new temporary" + " directory)")
   Path out;
 
-  @Option(names = "--random", paramLabel = "N",
+  @Option(
+      names = "--random",
+      paramLabel = "N",
       description = "the random domain suite: boot N random shapes, write DIR/shapes.tsv")
   int random;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
       description = "seed of --random (default ${DEFAULT-VALUE})")
   long seed;
 
-  @Option(names = "--max-cpus", paramLabel = "C", defaultValue = "32",
+  @Option(
+      names = "--max-cpus",
+      paramLabel = "C",
+      defaultValue = "32",
       description = "largest random shape (default ${DEFAULT-VALUE})")
   int maxCpus;
 
-  @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "no progress on stderr")
   boolean quiet;
 
   public KernelCommand(Cli cli) {
@@ -148,8 +191,8 @@ public final class KernelCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Consumer<String> progress = quiet ? line -> { }
-        : line -> cli.err().println("schedlab kernel: " + line);
+    Consumer<String> progress =
+        quiet ? line -> {} : line -> cli.err().println("schedlab kernel: " + line);
     if (random > 0) {
       return randomSuite(progress);
     }
@@ -162,8 +205,9 @@ public final class KernelCommand implements Callable<Integer> {
     try {
       if (plan.workload() == null) {
         KernelOracle.DomainResult result = oracle.domains(request);
-        print(result.report(), result.comparison().differences().stream().limit(40)
-            .map(Object::toString).toList());
+        print(
+            result.report(),
+            result.comparison().differences().stream().limit(40).map(Object::toString).toList());
         return result.comparison().matches() ? 0 : 1;
       }
       KernelOracle.BehaviourResult result =
@@ -176,7 +220,10 @@ public final class KernelCommand implements Callable<Integer> {
   }
 
   /** Everything checked, before anything boots. */
-  record Plan(GuestShape shape, Accelerator accelerator, GuestWorkload workload,
+  record Plan(
+      GuestShape shape,
+      Accelerator accelerator,
+      GuestWorkload workload,
       KernelOracle.SimulatorSettings settings) {}
 
   /**
@@ -186,30 +233,38 @@ public final class KernelCommand implements Callable<Integer> {
    */
   Plan plan() {
     if (machine == null) {
-      throw new BadInputException("give --shape " + GuestShape.GRAMMAR
-          + " or --machine ID (a built-in machine QEMU can express), or --random N");
+      throw new BadInputException(
+          "give --shape "
+              + GuestShape.GRAMMAR
+              + " or --machine ID (a built-in machine QEMU can express), or --random N");
     }
     if (!machineParameters.isEmpty() && machine.machine == null) {
       throw new BadInputException("-M sets a parameter of --machine; it needs --machine ID");
     }
     GuestShape shape = shape();
-    Accelerator accelerator = switch (accel) {
-      case "auto" -> null;
-      case "tcg" -> Accelerator.TCG;
-      case "kvm" -> Accelerator.KVM;
-      default -> throw new BadInputException("--accel " + accel + ": allowed auto, tcg, kvm");
-    };
+    Accelerator accelerator =
+        switch (accel) {
+          case "auto" -> null;
+          case "tcg" -> Accelerator.TCG;
+          case "kvm" -> Accelerator.KVM;
+          default -> throw new BadInputException("--accel " + accel + ": allowed auto, tcg, kvm");
+        };
     if (kernel != null && !(Files.isRegularFile(kernel) && Files.isReadable(kernel))) {
-      throw new BadInputException("--kernel " + kernel + " is not a readable file (give a"
-          + " bzImage, e.g. arch/x86/boot/bzImage of a kernel build)");
+      throw new BadInputException(
+          "--kernel "
+              + kernel
+              + " is not a readable file (give a"
+              + " bzImage, e.g. arch/x86/boot/bzImage of a kernel build)");
     }
     if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
       throw new BadInputException("--hz " + hz + ": allowed 100, 250, 300 or 1000 (CONFIG_HZ)");
     }
     if (workload == null) {
       if (!workloadParameters.isEmpty() || !engineSettings.isEmpty() || noTrace) {
-        throw new BadInputException("-W, -E and --no-trace apply to a workload run; give"
-            + " --workload " + String.join("|", WorkloadMapping.SUPPORTED));
+        throw new BadInputException(
+            "-W, -E and --no-trace apply to a workload run; give"
+                + " --workload "
+                + String.join("|", WorkloadMapping.SUPPORTED));
       }
       return new Plan(shape, accelerator, null, null);
     }
@@ -240,7 +295,10 @@ public final class KernelCommand implements Callable<Integer> {
     items.addAll(engineSettings);
     EngineSettings settings = EngineSettings.parse(items);
     String description = settings.toString();
-    return new Plan(shape, accelerator, guest,
+    return new Plan(
+        shape,
+        accelerator,
+        guest,
         new KernelOracle.SimulatorSettings(hz, settings::applyTo, description));
   }
 
@@ -251,8 +309,12 @@ public final class KernelCommand implements Callable<Integer> {
       }
       HardwareModelProvider provider =
           PluginArguments.require(cli.registry(), machine.machine, HardwareModelProvider.class);
-      return MachineShape.of(machine.machine, provider.create(provider.descriptor().resolve(
-          PluginArguments.keyValues("-M", machineParameters))).topology());
+      return MachineShape.of(
+          machine.machine,
+          provider
+              .create(
+                  provider.descriptor().resolve(PluginArguments.keyValues("-M", machineParameters)))
+              .topology());
     } catch (BadInputException e) {
       throw e;
     } catch (IllegalArgumentException e) {
@@ -271,8 +333,12 @@ public final class KernelCommand implements Callable<Integer> {
       }
       return out;
     } catch (IOException e) {
-      throw new BadInputException("--out " + (out == null ? "(temporary directory)" : out)
-          + ": cannot create it: " + e.getMessage(), e);
+      throw new BadInputException(
+          "--out "
+              + (out == null ? "(temporary directory)" : out)
+              + ": cannot create it: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -286,18 +352,19 @@ public final class KernelCommand implements Callable<Integer> {
 
   private int randomSuite(Consumer<String> progress) {
     if (machine != null || workload != null) {
-      throw new BadInputException("--random boots its own shapes; it takes no --shape, --machine"
-          + " or --workload");
+      throw new BadInputException(
+          "--random boots its own shapes; it takes no --shape, --machine" + " or --workload");
     }
     if (maxCpus < 1 || maxCpus > GuestShape.MAX_CPUS) {
       throw new BadInputException("--max-cpus " + maxCpus + ": allowed 1-" + GuestShape.MAX_CPUS);
     }
     Path work = workDirectory();
-    KernelOracle oracle = new KernelOracle(tools(progress), line -> { });
+    KernelOracle oracle = new KernelOracle(tools(progress), line -> {});
     try {
       Path tsv = work.resolve("shapes.tsv");
-      String summary = new DomainSuite(oracle, work)
-          .run(RandomShapes.draw(seed, random, maxCpus), tsv, quiet ? nullStream() : cli.err());
+      String summary =
+          new DomainSuite(oracle, work)
+              .run(RandomShapes.draw(seed, random, maxCpus), tsv, quiet ? nullStream() : cli.err());
       cli.out().println(summary);
       cli.out().println("per shape: " + tsv);
       return 0;
@@ -313,9 +380,12 @@ public final class KernelCommand implements Callable<Integer> {
   private void print(OracleReport report, List<String> differences) {
     Map<String, String> facts = new LinkedHashMap<>();
     if (machine.machine != null) {
-      facts.put("machine", machine.machine + (machineParameters.isEmpty() ? ""
-          : " " + String.join(" ", machineParameters)) + ", booted as the shape below (the guest"
-          + " numbers CPUs thread-innermost)");
+      facts.put(
+          "machine",
+          machine.machine
+              + (machineParameters.isEmpty() ? "" : " " + String.join(" ", machineParameters))
+              + ", booted as the shape below (the guest"
+              + " numbers CPUs thread-innermost)");
     }
     facts.putAll(report.facts());
     KernelReport kernelReport =

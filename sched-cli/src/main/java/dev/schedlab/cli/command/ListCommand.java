@@ -29,7 +29,9 @@ public abstract class ListCommand implements Callable<Integer> {
   private final String jsonKey;
   private final List<PluginKind> kinds;
 
-  @Option(names = "--format", paramLabel = "text|json",
+  @Option(
+      names = "--format",
+      paramLabel = "text|json",
       description = "output format (default text)")
   TextOrJson format = TextOrJson.text;
 
@@ -78,8 +80,9 @@ public abstract class ListCommand implements Callable<Integer> {
         out.println("    source: " + d.source());
       }
       if (p instanceof ProfileProvider profile) {
-        out.println("    plugins: "
-            + String.join(" + ", PluginArguments.formatAll(profile.profile().plugins())));
+        out.println(
+            "    plugins: "
+                + String.join(" + ", PluginArguments.formatAll(profile.profile().plugins())));
       }
       parameterLines(out, d.parameters());
       out.println();
@@ -94,8 +97,13 @@ public abstract class ListCommand implements Callable<Integer> {
     int width = parameters.stream().mapToInt(s -> s.name().length()).max().orElse(0);
     int defaults = parameters.stream().mapToInt(s -> s.defaultValue().length()).max().orElse(0);
     for (ParameterSpec s : parameters) {
-      out.printf(Locale.ROOT, "    %-" + width + "s = %-" + Math.max(defaults, 1)
-          + "s  (%s)  %s%n", s.name(), s.defaultValue(), s.allowed(), s.description());
+      out.printf(
+          Locale.ROOT,
+          "    %-" + width + "s = %-" + Math.max(defaults, 1) + "s  (%s)  %s%n",
+          s.name(),
+          s.defaultValue(),
+          s.allowed(),
+          s.description());
     }
   }
 
@@ -130,7 +138,7 @@ public abstract class ListCommand implements Callable<Integer> {
           param.put("max", s.max());
         }
         case CHOICE -> param.put("choices", s.choices());
-        default -> { }
+        default -> {}
       }
       param.put("description", s.description());
       parameters.add(param);
@@ -181,7 +189,7 @@ public abstract class ListCommand implements Callable<Integer> {
       versionProvider = Version.class,
       description = "List the machines (hw.*) with their parameters; use with --machine ID -M k=v.")
   public static final class Machines extends ListCommand {
-  public   Machines(Cli cli) {
+    public Machines(Cli cli) {
       super(cli, "machines", List.of(PluginKind.HARDWARE_MODEL));
     }
   }
@@ -193,10 +201,16 @@ public abstract class ListCommand implements Callable<Integer> {
       versionProvider = Version.class,
       description = "List the policy plugins and profiles usable in --variant.")
   public static final class Policies extends ListCommand {
-  public   Policies(Cli cli) {
-      super(cli, "policies", List.of(
-          PluginKind.PROFILE, PluginKind.ILB_SELECTOR, PluginKind.NOHZ_IDLE_TRACKING,
-          PluginKind.BALANCE_PASS, PluginKind.WAKEUP_POLICY));
+    public Policies(Cli cli) {
+      super(
+          cli,
+          "policies",
+          List.of(
+              PluginKind.PROFILE,
+              PluginKind.ILB_SELECTOR,
+              PluginKind.NOHZ_IDLE_TRACKING,
+              PluginKind.BALANCE_PASS,
+              PluginKind.WAKEUP_POLICY));
     }
   }
 
@@ -205,16 +219,19 @@ public abstract class ListCommand implements Callable<Integer> {
       name = "engine",
       mixinStandardHelpOptions = true,
       versionProvider = Version.class,
-      description = "List the engine's modelling assumptions; override with -E key=value in "
-          + "compare, run and sweep.")
+      description =
+          "List the engine's modelling assumptions; override with -E key=value in "
+              + "compare, run and sweep.")
   public static final class Engine implements Callable<Integer> {
     private final Cli cli;
 
-    @Option(names = "--format", paramLabel = "text|json",
+    @Option(
+        names = "--format",
+        paramLabel = "text|json",
         description = "output format (default text)")
     TextOrJson format = TextOrJson.text;
 
-  public   Engine(Cli cli) {
+    public Engine(Cli cli) {
       this.cli = cli;
     }
 
@@ -224,8 +241,10 @@ public abstract class ListCommand implements Callable<Integer> {
       if (format == TextOrJson.json) {
         cli.out().print(Json.pretty(Map.of("engine", parametersJson(specs))));
       } else {
-        cli.out().println("engine settings (-E KEY=VALUE); sources and reasoning: "
-            + "EngineOptions, BalancerOptions, BalanceCostModel and sched-core/README.md");
+        cli.out()
+            .println(
+                "engine settings (-E KEY=VALUE); sources and reasoning: "
+                    + "EngineOptions, BalancerOptions, BalanceCostModel and sched-core/README.md");
         parameterLines(cli.out(), specs);
       }
       return 0;
@@ -240,7 +259,7 @@ public abstract class ListCommand implements Callable<Integer> {
       description =
           "List the workloads (wl.*) with their parameters; use with --workload ID -W k=v.")
   public static final class Workloads extends ListCommand {
-  public   Workloads(Cli cli) {
+    public Workloads(Cli cli) {
       super(cli, "workloads", List.of(PluginKind.WORKLOAD));
     }
   }

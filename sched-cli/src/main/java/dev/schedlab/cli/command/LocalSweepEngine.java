@@ -48,7 +48,8 @@ final class LocalSweepEngine implements SweepEngine {
     List<RunSpec> specs = new ArrayList<>();
     List<Long> cells = new ArrayList<>();
     int perPoint = variants.size() * plan.seedCount();
-    for (long index = done.nextClearBit(0); index < plan.cellCount();
+    for (long index = done.nextClearBit(0);
+        index < plan.cellCount();
         index = done.nextClearBit((int) index + 1)) {
       SweepCell cell = plan.cell(index);
       int point = (int) (index / perPoint);
@@ -56,11 +57,18 @@ final class LocalSweepEngine implements SweepEngine {
       specs.add(new RunSpec(variant, cell.seed(), cell.point(), scenarios.get(point)));
       cells.add(index);
     }
-    int threads = context.threads() == null
-        ? Runtime.getRuntime().availableProcessors() : context.threads();
+    int threads =
+        context.threads() == null ? Runtime.getRuntime().availableProcessors() : context.threads();
     boolean progress = context.interactive() && !context.quiet();
     Object lock = new Object();
-    Runner.run(cli, registry, scenarios.get(0), specs, threads, Runner.Record.NONE, progress,
+    Runner.run(
+        cli,
+        registry,
+        scenarios.get(0),
+        specs,
+        threads,
+        Runner.Record.NONE,
+        progress,
         (i, outcome) -> {
           SweepRow row = SweepRow.of(cells.get(i), Metrics.of(outcome.result()), plan.metrics());
           synchronized (lock) {

@@ -11,12 +11,12 @@ import java.util.function.LongSupplier;
 
 /**
  * Live progress of a batch of runs on stderr: the share of the batch's simulated time done, the
- * simulated seconds per wall second over all threads and the time left at that rate, e.g.
- * {@code schedlab: 43% of 6 s simulated, 2/4 runs done, 0.81 simulated s per wall s, ETA 4 s}.
- * On a terminal the line is rewritten in place twice a second; elsewhere (when asked for with
- * {@code --progress}) a plain line is printed every ten seconds. A run's simulated clock is read
- * from the listener that follows it ({@link Clock}, or the trace {@code Recording}), racily: a
- * stale value only makes the display lag, and nothing the run computes depends on it.
+ * simulated seconds per wall second over all threads and the time left at that rate, e.g. {@code
+ * schedlab: 43% of 6 s simulated, 2/4 runs done, 0.81 simulated s per wall s, ETA 4 s}. On a
+ * terminal the line is rewritten in place twice a second; elsewhere (when asked for with {@code
+ * --progress}) a plain line is printed every ten seconds. A run's simulated clock is read from the
+ * listener that follows it ({@link Clock}, or the trace {@code Recording}), racily: a stale value
+ * only makes the display lag, and nothing the run computes depends on it.
  */
 final class Progress implements AutoCloseable {
 
@@ -66,11 +66,13 @@ final class Progress implements AutoCloseable {
       total += d;
     }
     this.totalNs = total;
-    display = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "schedlab-progress");
-      t.setDaemon(true);
-      return t;
-    });
+    display =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "schedlab-progress");
+              t.setDaemon(true);
+              return t;
+            });
     long periodMs = inPlace ? 500 : 10_000;
     display.scheduleAtFixedRate(this::show, periodMs, periodMs, TimeUnit.MILLISECONDS);
   }
@@ -112,9 +114,15 @@ final class Progress implements AutoCloseable {
     double wallS = (System.nanoTime() - startNanos) / 1e9;
     double rate = wallS > 0 ? simulated / 1e9 / wallS : 0;
     String eta = rate > 0 ? seconds((totalNs - simulated) / 1e9 / rate) : "unknown";
-    return String.format(Locale.ROOT, "schedlab: %d%% of %s s simulated, %d/%d runs done,"
-            + " %s simulated s per wall s, ETA %s", totalNs == 0 ? 100 : simulated * 100 / totalNs,
-        TextTable.number(totalNs / 1e9), finished, durationNs.length, TextTable.number(rate), eta);
+    return String.format(
+        Locale.ROOT,
+        "schedlab: %d%% of %s s simulated, %d/%d runs done," + " %s simulated s per wall s, ETA %s",
+        totalNs == 0 ? 100 : simulated * 100 / totalNs,
+        TextTable.number(totalNs / 1e9),
+        finished,
+        durationNs.length,
+        TextTable.number(rate),
+        eta);
   }
 
   private static String seconds(double s) {

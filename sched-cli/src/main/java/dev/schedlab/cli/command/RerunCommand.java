@@ -24,11 +24,11 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code schedlab rerun REPORT.json}: runs the scenario a JSON report of {@code compare} or {@code
  * run} describes again, with the same build's code, and checks the new report against it. Every
- * part of a report before its {@code engine} section is a function of the scenario and the
- * build, so a rerun by the same build reproduces that part byte for byte; the engine section
- * holds wall-clock figures and is never compared. An input file the scenario names (an rt-app
- * file, an imported topology) is checked against the report's checksum first, so a changed input
- * is named as such rather than as a changed result.
+ * part of a report before its {@code engine} section is a function of the scenario and the build,
+ * so a rerun by the same build reproduces that part byte for byte; the engine section holds
+ * wall-clock figures and is never compared. An input file the scenario names (an rt-app file, an
+ * imported topology) is checked against the report's checksum first, so a changed input is named as
+ * such rather than as a changed result.
  */
 @Command(
     name = "rerun",
@@ -51,11 +51,15 @@ public final class RerunCommand implements Callable<Integer> {
   @Parameters(paramLabel = "REPORT.json", description = "a report of compare or run --format json")
   String report;
 
-  @Option(names = "--out", paramLabel = "FILE.json",
+  @Option(
+      names = "--out",
+      paramLabel = "FILE.json",
       description = "also write the new report to FILE; - for stdout, in place of the verdict")
   String out;
 
-  @Option(names = {"-q", "--quiet"}, description = "no progress on stderr")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "no progress on stderr")
   boolean quiet;
 
   public RerunCommand(Cli cli) {
@@ -71,13 +75,16 @@ public final class RerunCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new BadInputException(report + ": not JSON: " + e.getMessage(), e);
     }
-    Map<?, ?> scenario = tree instanceof Map<?, ?> root && root.get("scenario") instanceof Map<?, ?> s
-        ? s : null;
-    if (scenario == null || !(scenario.get("arguments") instanceof List<?> arguments)
+    Map<?, ?> scenario =
+        tree instanceof Map<?, ?> root && root.get("scenario") instanceof Map<?, ?> s ? s : null;
+    if (scenario == null
+        || !(scenario.get("arguments") instanceof List<?> arguments)
         || !(scenario.get("command") instanceof String command)
         || !(command.equals("compare") || command.equals("run"))) {
-      throw new BadInputException(report + ": no scenario block with a command (compare or run)"
-          + " and its arguments; rerun takes a report of compare or run --format json");
+      throw new BadInputException(
+          report
+              + ": no scenario block with a command (compare or run)"
+              + " and its arguments; rerun takes a report of compare or run --format json");
     }
     checkInputs(scenario.get("inputs"));
     ReportTarget target = out == null ? null : ReportFiles.checkFile("--out", out);
@@ -91,12 +98,14 @@ public final class RerunCommand implements Callable<Integer> {
       args.add("-q");
     }
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-    Cli inner = new Cli(new PrintStream(buffer, true, StandardCharsets.UTF_8), cli.err(),
-        cli.interactive());
-    ScenarioCommand rerun = command.equals("run") ? new RunCommand(inner)
-        : new CompareCommand(inner);
+    Cli inner =
+        new Cli(
+            new PrintStream(buffer, true, StandardCharsets.UTF_8), cli.err(), cli.interactive());
+    ScenarioCommand rerun =
+        command.equals("run") ? new RunCommand(inner) : new CompareCommand(inner);
     try {
-      new CommandLine(rerun).setOverwrittenOptionsAllowed(true)
+      new CommandLine(rerun)
+          .setOverwrittenOptionsAllowed(true)
           .parseArgs(args.toArray(String[]::new));
     } catch (CommandLine.ParameterException e) {
       throw new BadInputException(report + ": scenario.arguments: " + e.getMessage(), e);
@@ -110,18 +119,25 @@ public final class RerunCommand implements Callable<Integer> {
         files.commit();
       }
     }
-    PrintStream verdict = target != null && target.kind() == ReportTarget.Kind.STDOUT
-        ? cli.err() : cli.out();
+    PrintStream verdict =
+        target != null && target.kind() == ReportTarget.Kind.STDOUT ? cli.err() : cli.out();
     if (results(original).equals(results(fresh))) {
-      verdict.println("reproduced " + report + ": identical, byte for byte, apart from the engine"
-          + " section (wall-clock figures)");
+      verdict.println(
+          "reproduced "
+              + report
+              + ": identical, byte for byte, apart from the engine"
+              + " section (wall-clock figures)");
       return 0;
     }
-    String difference = JsonTree.firstDifference(withoutEngine(tree),
-        withoutEngine(JsonTree.parse(fresh)));
-    verdict.println("not reproduced " + report + ": "
-        + (difference == null ? "same values, written differently" : difference
-            + " (report against rerun)"));
+    String difference =
+        JsonTree.firstDifference(withoutEngine(tree), withoutEngine(JsonTree.parse(fresh)));
+    verdict.println(
+        "not reproduced "
+            + report
+            + ": "
+            + (difference == null
+                ? "same values, written differently"
+                : difference + " (report against rerun)"));
     return 1;
   }
 
@@ -149,13 +165,23 @@ public final class RerunCommand implements Callable<Integer> {
       if (item instanceof Map<?, ?> input && input.get("path") instanceof String path) {
         Path file = Path.of(path);
         if (!Files.isRegularFile(file)) {
-          throw new BadInputException(report + ": the scenario reads " + input.get("option") + "="
-              + path + ", which is not a file here; rerun needs the same input");
+          throw new BadInputException(
+              report
+                  + ": the scenario reads "
+                  + input.get("option")
+                  + "="
+                  + path
+                  + ", which is not a file here; rerun needs the same input");
         }
         if (!ScenarioRecord.sha256(file).equals(input.get("sha256"))) {
-          throw new BadInputException(report + ": " + input.get("option") + "=" + path
-              + " has changed since the report was written (its SHA-256 differs);"
-              + " rerun needs the same input");
+          throw new BadInputException(
+              report
+                  + ": "
+                  + input.get("option")
+                  + "="
+                  + path
+                  + " has changed since the report was written (its SHA-256 differs);"
+                  + " rerun needs the same input");
         }
       }
     }
@@ -165,8 +191,8 @@ public final class RerunCommand implements Callable<Integer> {
     Path path = Path.of(report);
     try {
       if (Files.isRegularFile(path) && Files.size(path) > MAX_REPORT_BYTES) {
-        throw new BadInputException(report + ": larger than " + (MAX_REPORT_BYTES >> 20)
-            + " MiB; not a schedlab report");
+        throw new BadInputException(
+            report + ": larger than " + (MAX_REPORT_BYTES >> 20) + " MiB; not a schedlab report");
       }
       return Files.readString(path, StandardCharsets.UTF_8);
     } catch (IOException e) {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description = "Simulate one scenario under one variant (default mainline-7.3).")
 public final class RunCommand extends ScenarioCommand {
 
-public   RunCommand(Cli cli) {
+  public RunCommand(Cli cli) {
     super(cli);
   }
 

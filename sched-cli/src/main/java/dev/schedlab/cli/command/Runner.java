@@ -17,11 +17,11 @@ import java.util.concurrent.Future;
 import java.util.function.BiConsumer;
 
 /**
- * Runs simulations, one per thread, several at once. Every configuration is built (and so
- * checked) before the first run starts, and so is the heap they need ({@link HeapEstimate}), so
- * bad input never costs simulation time. Results come
- * back in the order of the specifications whatever order the runs finish in, and each run is a
- * pure function of its configuration, so the thread count never changes a report.
+ * Runs simulations, one per thread, several at once. Every configuration is built (and so checked)
+ * before the first run starts, and so is the heap they need ({@link HeapEstimate}), so bad input
+ * never costs simulation time. Results come back in the order of the specifications whatever order
+ * the runs finish in, and each run is a pure function of its configuration, so the thread count
+ * never changes a report.
  */
 final class Runner {
 
@@ -41,35 +41,49 @@ final class Runner {
    * Runs {@code specs} on up to {@code threads} threads.
    *
    * @param record what to record of each run
-   * @param progress whether to show progress on stderr ({@link Progress}: in place on a
-   *     terminal, plain lines otherwise)
+   * @param progress whether to show progress on stderr ({@link Progress}: in place on a terminal,
+   *     plain lines otherwise)
    */
   static List<RunOutcome> run(
-      Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
-      Record record, boolean progress) {
-    return run(cli, registry, scenario, specs, threads, record, progress, (i, outcome) -> { });
+      Cli cli,
+      PluginRegistry registry,
+      Scenario scenario,
+      List<RunSpec> specs,
+      int threads,
+      Record record,
+      boolean progress) {
+    return run(cli, registry, scenario, specs, threads, record, progress, (i, outcome) -> {});
   }
 
   /**
-   * As above, also handing each outcome to {@code finished} with its index in {@code specs} as
-   * soon as its run ends (on the run's thread; runs end in any order).
+   * As above, also handing each outcome to {@code finished} with its index in {@code specs} as soon
+   * as its run ends (on the run's thread; runs end in any order).
    */
   static List<RunOutcome> run(
-      Cli cli, PluginRegistry registry, Scenario scenario, List<RunSpec> specs, int threads,
-      Record record, boolean progress, BiConsumer<Integer, RunOutcome> finished) {
+      Cli cli,
+      PluginRegistry registry,
+      Scenario scenario,
+      List<RunSpec> specs,
+      int threads,
+      Record record,
+      boolean progress,
+      BiConsumer<Integer, RunOutcome> finished) {
     List<SimulationConfig> configs = new ArrayList<>();
     for (RunSpec spec : specs) {
       Scenario own = spec.scenario() != null ? spec.scenario() : scenario;
       configs.add(own.config(registry, spec.variant(), spec.seed()));
     }
     int poolSize = Math.max(1, Math.min(threads, specs.size()));
-    HeapEstimate.check(HeapEstimate.bytes(configs, poolSize, record),
-        Runtime.getRuntime().maxMemory(), poolSize);
-    ExecutorService pool = Executors.newFixedThreadPool(poolSize, r -> {
-      Thread t = new Thread(r, "schedlab-run");
-      t.setDaemon(true);
-      return t;
-    });
+    HeapEstimate.check(
+        HeapEstimate.bytes(configs, poolSize, record), Runtime.getRuntime().maxMemory(), poolSize);
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            poolSize,
+            r -> {
+              Thread t = new Thread(r, "schedlab-run");
+              t.setDaemon(true);
+              return t;
+            });
     long[] durations = new long[configs.size()];
     for (int i = 0; i < durations.length; i++) {
       durations[i] = configs.get(i).durationNs();
@@ -81,14 +95,16 @@ final class Runner {
         int index = i;
         RunSpec spec = specs.get(i);
         SimulationConfig config = configs.get(i);
-        futures.add(pool.submit(() -> {
-          RunOutcome outcome = runOne(spec, config, record, shown, index);
-          finished.accept(index, outcome);
-          if (shown != null) {
-            shown.finished(index);
-          }
-          return outcome;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  RunOutcome outcome = runOne(spec, config, record, shown, index);
+                  finished.accept(index, outcome);
+                  if (shown != null) {
+                    shown.finished(index);
+                  }
+                  return outcome;
+                }));
       }
       List<RunOutcome> outcomes = new ArrayList<>();
       for (Future<RunOutcome> future : futures) {
@@ -113,8 +129,12 @@ final class Runner {
       progress.started(index, clock::nowNs);
       return new RunOutcome(spec, Simulations.run(config, clock), null);
     }
-    Recording recording = new Recording(config.hardware().topology(), config.durationNs(),
-        record == Record.TRACE, Recording.DEFAULT_MAX_EVENTS);
+    Recording recording =
+        new Recording(
+            config.hardware().topology(),
+            config.durationNs(),
+            record == Record.TRACE,
+            Recording.DEFAULT_MAX_EVENTS);
     if (progress != null) {
       progress.started(index, recording::latestNs);
     }

@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code compare} and {@code run}: simulate a scenario once per variant (in parallel, one
  * simulation per thread) and report the variants side by side, optionally also as {@code
- * /proc/schedstat} files, a Chrome trace and an HTML page. Every input is checked, and every
- * output path, before the first simulation starts; report files appear only when all are complete.
+ * /proc/schedstat} files, a Chrome trace and an HTML page. Every input is checked, and every output
+ * path, before the first simulation starts; report files appear only when all are complete.
  */
 abstract class ScenarioCommand implements Callable<Integer> {
 
@@ -47,26 +47,38 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
   @Mixin ScenarioOptions scenario;
 
-  @Option(names = "--variant", paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
-      description = "a variant: a profile (see `schedlab policies`) or policy plugin, plus plugins;"
-          + " repeatable")
+  @Option(
+      names = "--variant",
+      paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
+      description =
+          "a variant: a profile (see `schedlab policies`) or policy plugin, plus plugins;"
+              + " repeatable")
   List<String> variants = new ArrayList<>();
 
-  @Option(names = "--format", paramLabel = "table|json|csv",
+  @Option(
+      names = "--format",
+      paramLabel = "table|json|csv",
       description = "stdout format (default table)")
   Format format = Format.table;
 
-  @Option(names = "--schedstat", paramLabel = "DIR",
+  @Option(
+      names = "--schedstat",
+      paramLabel = "DIR",
       description =
           "write DIR/<variant>.schedstat, /proc/schedstat version 17 at the end of the run")
   String schedstatDir;
 
-  @Option(names = "--trace", paramLabel = "FILE.json",
-      description = "write a Chrome trace-event timeline (Perfetto, chrome://tracing);"
-          + " - for stdout, in place of the summary")
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE.json",
+      description =
+          "write a Chrome trace-event timeline (Perfetto, chrome://tracing);"
+              + " - for stdout, in place of the summary")
   String trace;
 
-  @Option(names = "--html", paramLabel = "FILE.html",
+  @Option(
+      names = "--html",
+      paramLabel = "FILE.html",
       description = "write a self-contained HTML report with SVG charts; - for stdout")
   String html;
 
@@ -84,10 +96,11 @@ abstract class ScenarioCommand implements Callable<Integer> {
   public Integer call() {
     PluginRegistry registry = cli.registry();
     // The scenario first: a bad machine or workload is named before a missing --variant.
-    Scenario resolved = Scenario.resolve(registry, scenario,
-        PluginArguments.keyValues("-W", scenario.workloadParameters));
-    Path schedstatPath = schedstatDir == null ? null
-        : ReportFiles.checkDirectory("--schedstat", schedstatDir);
+    Scenario resolved =
+        Scenario.resolve(
+            registry, scenario, PluginArguments.keyValues("-W", scenario.workloadParameters));
+    Path schedstatPath =
+        schedstatDir == null ? null : ReportFiles.checkDirectory("--schedstat", schedstatDir);
     ReportTarget traceTarget = trace == null ? null : ReportFiles.checkFile("--trace", trace);
     ReportTarget htmlTarget = html == null ? null : ReportFiles.checkFile("--html", html);
     List<Variant> parsed = parseVariants(registry);
@@ -95,8 +108,9 @@ abstract class ScenarioCommand implements Callable<Integer> {
     List<ReportTarget> targets = new ArrayList<>();
     if (schedstatPath != null) {
       for (Variant v : parsed) {
-        ReportTarget t = ReportFiles.checkFile("--schedstat",
-            Path.of(schedstatDir).resolve(v.name() + ".schedstat").toString());
+        ReportTarget t =
+            ReportFiles.checkFile(
+                "--schedstat", Path.of(schedstatDir).resolve(v.name() + ".schedstat").toString());
         schedstatTargets.put(v.name(), t);
         targets.add(t);
       }
@@ -116,13 +130,23 @@ abstract class ScenarioCommand implements Callable<Integer> {
     for (Variant v : parsed) {
       specs.add(new RunSpec(v, resolved.seed()));
     }
-    Runner.Record record = trace != null ? Runner.Record.TRACE
-        : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
+    Runner.Record record =
+        trace != null
+            ? Runner.Record.TRACE
+            : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
     boolean progress = scenario.showProgress(cli.interactive());
-    List<RunOutcome> outcomes = Runner.run(cli, registry, resolved, specs,
-        Runtime.getRuntime().availableProcessors(), record, progress);
-    ComparisonReport report = new ComparisonReport(resolved,
-        ScenarioRecord.of(spec.name(), resolved, parsed, registry), outcomes);
+    List<RunOutcome> outcomes =
+        Runner.run(
+            cli,
+            registry,
+            resolved,
+            specs,
+            Runtime.getRuntime().availableProcessors(),
+            record,
+            progress);
+    ComparisonReport report =
+        new ComparisonReport(
+            resolved, ScenarioRecord.of(spec.name(), resolved, parsed, registry), outcomes);
 
     boolean reportOnStdout;
     try (ReportFiles.Batch files = new ReportFiles.Batch(cli.out())) {
@@ -137,9 +161,15 @@ abstract class ScenarioCommand implements Callable<Integer> {
         files.stage(traceTarget, out -> TraceWriter.write(out, resolved, outcomes));
         for (RunOutcome o : outcomes) {
           if (o.recording().truncatedAtNs() >= 0 && !scenario.quiet) {
-            cli.err().println("schedlab: note: the trace of " + o.spec().variant().name()
-                + " stops at " + TraceWriter.micros(o.recording().truncatedAtNs())
-                + " us (" + o.recording().maxEvents() + " events); use a shorter --duration");
+            cli.err()
+                .println(
+                    "schedlab: note: the trace of "
+                        + o.spec().variant().name()
+                        + " stops at "
+                        + TraceWriter.micros(o.recording().truncatedAtNs())
+                        + " us ("
+                        + o.recording().maxEvents()
+                        + " events); use a shorter --duration");
           }
         }
       }
@@ -197,12 +227,18 @@ abstract class ScenarioCommand implements Callable<Integer> {
   private List<Variant> parseVariants(PluginRegistry registry) {
     List<String> texts = variants.isEmpty() ? defaultVariants() : variants;
     if (texts.isEmpty()) {
-      throw new BadInputException("give at least one --variant NAME=PROFILE_OR_PLUGIN[+PLUGIN...],"
-          + " e.g. --variant base=mainline-7.1 --variant new=mainline-7.3");
+      throw new BadInputException(
+          "give at least one --variant NAME=PROFILE_OR_PLUGIN[+PLUGIN...],"
+              + " e.g. --variant base=mainline-7.1 --variant new=mainline-7.3");
     }
     if (texts.size() > maxVariants()) {
-      throw new BadInputException("this command takes at most " + maxVariants() + " --variant;"
-          + " got " + texts.size() + " (use compare for several)");
+      throw new BadInputException(
+          "this command takes at most "
+              + maxVariants()
+              + " --variant;"
+              + " got "
+              + texts.size()
+              + " (use compare for several)");
     }
     return Variant.parseAll(texts, registry);
   }

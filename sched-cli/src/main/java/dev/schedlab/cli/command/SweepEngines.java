@@ -21,18 +21,19 @@ final class SweepEngines {
    */
   static SweepEngine find(String id) {
     List<String> known = new ArrayList<>(List.of(SweepCommand.LOCAL));
-    for (SweepEngine engine : ServiceLoader.load(SweepEngine.class,
-        SweepEngines.class.getClassLoader())) {
+    for (SweepEngine engine :
+        ServiceLoader.load(SweepEngine.class, SweepEngines.class.getClassLoader())) {
       if (engine.id().equals(id)) {
         return engine;
       }
       known.add(engine.id());
     }
-    String hint = id.equals("spark") && !known.contains("spark")
-        ? "; Spark is not on this class path: run `./schedlab sweep --engine spark ...`, which"
-            + " adds sweep-spark's, or spark-submit sweep-spark/target/schedlab-spark.jar"
-        : "";
-    throw new BadInputException("--engine " + id + ": unknown; allowed: "
-        + String.join(", ", known) + hint);
+    String hint =
+        id.equals("spark") && !known.contains("spark")
+            ? "; Spark is not on this class path: run `./schedlab sweep --engine spark ...`, which"
+                + " adds sweep-spark's, or spark-submit sweep-spark/target/schedlab-spark.jar"
+            : "";
+    throw new BadInputException(
+        "--engine " + id + ": unknown; allowed: " + String.join(", ", known) + hint);
   }
 }

@@ -46,11 +46,13 @@ public final class TopologyCommand implements Callable<Integer> {
 
   @Mixin TopologySource source;
 
-  @Option(names = "--format", paramLabel = "text|json",
+  @Option(
+      names = "--format",
+      paramLabel = "text|json",
       description = "output format (default text)")
   TextOrJson format = TextOrJson.text;
 
-public   TopologyCommand(Cli cli) {
+  public TopologyCommand(Cli cli) {
     this.cli = cli;
   }
 
@@ -99,8 +101,8 @@ public   TopologyCommand(Cli cli) {
         threads.merge(t.coreId(cpu), 1, Integer::sum);
       }
       int smt = threads.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-      return new OnlineCounts(packages.size(), nodes.size(), llcs.size(), threads.size(),
-          t.cpuCount(), smt);
+      return new OnlineCounts(
+          packages.size(), nodes.size(), llcs.size(), threads.size(), t.cpuCount(), smt);
     }
   }
 
@@ -136,29 +138,54 @@ public   TopologyCommand(Cli cli) {
       PrintStream out, String label, Topology t, SchedDomains domains, List<Level> levels) {
     out.println("topology " + t.name() + (label.equals(t.name()) ? "" : " (" + label + ")"));
     OnlineCounts n = OnlineCounts.of(t);
-    out.printf(Locale.ROOT, "  %s, %s, %s, %s, %s, SMT%d%s%n", count(n.packages(), "package"),
-        count(n.nodes(), "NUMA node"), count(n.llcs(), "LLC"), count(n.cores(), "core"),
-        count(n.cpus(), "CPU"), n.smt(), t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
-    out.println("  CPUs " + t.onlineMask().toCpuList() + " online of nr_cpu_ids "
-        + t.nrCpuIds());
+    out.printf(
+        Locale.ROOT,
+        "  %s, %s, %s, %s, %s, SMT%d%s%n",
+        count(n.packages(), "package"),
+        count(n.nodes(), "NUMA node"),
+        count(n.llcs(), "LLC"),
+        count(n.cores(), "core"),
+        count(n.cpus(), "CPU"),
+        n.smt(),
+        t.isAsymmetricCapacity() ? ", asymmetric capacity" : "");
+    out.println("  CPUs " + t.onlineMask().toCpuList() + " online of nr_cpu_ids " + t.nrCpuIds());
     for (int node : t.nodes()) {
       out.println("  node " + node + ": CPUs " + t.nodeMask(node).toCpuList());
     }
     String boot = t.housekeeping().toBootArgs();
-    out.println("  isolation: " + (boot.isEmpty() ? "none" : boot + "; ILB/tick housekeeping "
-        + t.housekeeping().mask(HousekeepingType.KERNEL_NOISE).toCpuList()));
+    out.println(
+        "  isolation: "
+            + (boot.isEmpty()
+                ? "none"
+                : boot
+                    + "; ILB/tick housekeeping "
+                    + t.housekeeping().mask(HousekeepingType.KERNEL_NOISE).toCpuList()));
     out.println();
-    out.println("sched domains: cpu_map " + domains.cpuMap().toCpuList() + ", levels "
-        + String.join(" ", domains.levelNames()));
+    out.println(
+        "sched domains: cpu_map "
+            + domains.cpuMap().toCpuList()
+            + ", levels "
+            + String.join(" ", domains.levelNames()));
     for (Level level : levels) {
       SchedDomain sd = level.shown();
-      out.printf(Locale.ROOT, "%n%-4s (CPU %d: domain%d) span %s (%d CPUs)%n", sd.name(),
-          sd.cpu(), sd.level(), sd.span().toCpuList(), sd.spanWeight());
+      out.printf(
+          Locale.ROOT,
+          "%n%-4s (CPU %d: domain%d) span %s (%d CPUs)%n",
+          sd.name(),
+          sd.cpu(),
+          sd.level(),
+          sd.span().toCpuList(),
+          sd.spanWeight());
       out.println("     flags " + SdFlags.describe(sd.flags()));
-      out.printf(Locale.ROOT,
+      out.printf(
+          Locale.ROOT,
           "     imbalance_pct %d, interval %d..%d ms, busy_factor %d, cache_nice_tries %d%s%n",
-          sd.imbalancePct(), sd.minIntervalMs(), sd.maxIntervalMs(), sd.busyFactor(),
-          sd.cacheNiceTries(), sd.numaLevel() >= 0 ? ", distance " + sd.distance() : "");
+          sd.imbalancePct(),
+          sd.minIntervalMs(),
+          sd.maxIntervalMs(),
+          sd.busyFactor(),
+          sd.cacheNiceTries(),
+          sd.numaLevel() >= 0 ? ", distance " + sd.distance() : "");
       List<String> groups = new ArrayList<>();
       for (SchedGroup g : sd.groups()) {
         groups.add(g.toString());
@@ -168,10 +195,18 @@ public   TopologyCommand(Cli cli) {
       for (ImmutableCpuMask span : level.spans()) {
         spans.add(span.toCpuList());
       }
-      String on = level.cpus().contentEquals(domains.cpuMap())
-          ? "" : " on CPUs " + level.cpus().toCpuList();
-      out.println("     " + spans.size() + " distinct span" + (spans.size() == 1 ? "" : "s")
-          + on + ": " + abridge(spans));
+      String on =
+          level.cpus().contentEquals(domains.cpuMap())
+              ? ""
+              : " on CPUs " + level.cpus().toCpuList();
+      out.println(
+          "     "
+              + spans.size()
+              + " distinct span"
+              + (spans.size() == 1 ? "" : "s")
+              + on
+              + ": "
+              + abridge(spans));
     }
   }
 
@@ -179,7 +214,9 @@ public   TopologyCommand(Cli cli) {
     if (items.size() <= SHOWN) {
       return String.join(" | ", items);
     }
-    return String.join(" | ", items.subList(0, SHOWN)) + " | ... " + (items.size() - SHOWN)
+    return String.join(" | ", items.subList(0, SHOWN))
+        + " | ... "
+        + (items.size() - SHOWN)
         + " more";
   }
 

@@ -42,11 +42,15 @@ final class TraceCheckCommand implements Callable<Integer> {
 
   @Mixin ScenarioOptions scenario;
 
-  @Option(names = "--variant", paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
+  @Option(
+      names = "--variant",
+      paramLabel = "NAME=PROFILE_OR_PLUGIN[+PLUGIN[:k=v;...]]",
       description = "the variant to replay under (default mainline-7.3)")
   String variant = "mainline-7.3=mainline-7.3";
 
-  @Option(names = "--tasks", paramLabel = "N",
+  @Option(
+      names = "--tasks",
+      paramLabel = "N",
       description = "tasks listed one by one, most recorded CPU time first (default 20)")
   int shownTasks = 20;
 
@@ -57,8 +61,12 @@ final class TraceCheckCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!TraceWorkloadProvider.ID.equals(scenario.workload)) {
-      throw new BadInputException("trace check: --workload " + scenario.workload
-          + ": expected " + TraceWorkloadProvider.ID + " (with -W file=TRACE)");
+      throw new BadInputException(
+          "trace check: --workload "
+              + scenario.workload
+              + ": expected "
+              + TraceWorkloadProvider.ID
+              + " (with -W file=TRACE)");
     }
     if (shownTasks < 0) {
       throw new BadInputException("--tasks " + shownTasks + ": allowed 0 or more");
@@ -69,17 +77,29 @@ final class TraceCheckCommand implements Callable<Integer> {
     Variant parsed = Variant.parseAll(List.of(variant), registry).get(0);
     String file = parameters.getOrDefault("file", "");
     TraceModel model = TraceWorkloadProvider.load(Path.of(file));
-    ReplayRecording replay =
-        new ReplayRecording(resolved.hardware().topology().nrCpuIds());
+    ReplayRecording replay = new ReplayRecording(resolved.hardware().topology().nrCpuIds());
     SimulationResult result =
         Simulations.run(resolved.config(registry, parsed, resolved.seed()), replay);
     replay.finish(result.simulatedNs());
-    String header = String.format(Locale.ROOT, "trace check: %s%n  %s, variant %s, HZ %d, seed"
-            + " %d, %.3f s simulated%n", model.describe(), resolved.describe().replaceFirst(
-                ", " + TraceWorkloadProvider.ID + ".*$", ""), parsed.definition(), result.hz(),
-        resolved.seed(), result.simulatedNs() / 1e9);
-    cli.out().print(TraceCheckReport.table(header, model, result, replay,
-        SchedDomains.build(resolved.hardware().topology()), shownTasks));
+    String header =
+        String.format(
+            Locale.ROOT,
+            "trace check: %s%n  %s, variant %s, HZ %d, seed" + " %d, %.3f s simulated%n",
+            model.describe(),
+            resolved.describe().replaceFirst(", " + TraceWorkloadProvider.ID + ".*$", ""),
+            parsed.definition(),
+            result.hz(),
+            resolved.seed(),
+            result.simulatedNs() / 1e9);
+    cli.out()
+        .print(
+            TraceCheckReport.table(
+                header,
+                model,
+                result,
+                replay,
+                SchedDomains.build(resolved.hardware().topology()),
+                shownTasks));
     return 0;
   }
 }

@@ -31,7 +31,7 @@ public final class TraceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    throw new BadInputException("trace: expected a command: import or check (schedlab trace"
-        + " --help)");
+    throw new BadInputException(
+        "trace: expected a command: import or check (schedlab trace" + " --help)");
   }
 }

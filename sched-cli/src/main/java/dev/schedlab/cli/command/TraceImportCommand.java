@@ -46,16 +46,23 @@ final class TraceImportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "TRACE", description = "the trace's text")
   String file;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "PROGRAM.json",
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "PROGRAM.json",
       description = "write the program file (JSON) here")
   String output;
 
-  @Option(names = "--recorded-on", paramLabel = "ID",
-      description = "the machine the trace was recorded on (see `schedlab machines`): bursts"
-          + " become work at its CPUs' capacity and SMT co-running; default: CPU time")
+  @Option(
+      names = "--recorded-on",
+      paramLabel = "ID",
+      description =
+          "the machine the trace was recorded on (see `schedlab machines`): bursts"
+              + " become work at its CPUs' capacity and SMT co-running; default: CPU time")
   String recordedOn;
 
-  @Option(names = "-M", paramLabel = "KEY=VALUE",
+  @Option(
+      names = "-M",
+      paramLabel = "KEY=VALUE",
       description = "a parameter of the --recorded-on machine")
   List<String> machineParameters = new ArrayList<>();
 
@@ -92,16 +99,22 @@ final class TraceImportCommand implements Callable<Integer> {
     Map<String, String> overrides = PluginArguments.keyValues("-M", machineParameters);
     if (recordedOn == null) {
       if (!overrides.isEmpty()) {
-        throw new BadInputException("-M " + machineParameters.get(0) + ": a machine parameter"
-            + " needs --recorded-on ID (the machine the trace was recorded on)");
+        throw new BadInputException(
+            "-M "
+                + machineParameters.get(0)
+                + ": a machine parameter"
+                + " needs --recorded-on ID (the machine the trace was recorded on)");
       }
       return null;
     }
     HardwareModelProvider provider =
         PluginArguments.require(cli.registry(), recordedOn, HardwareModelProvider.class);
     HardwareModel model = provider.create(provider.descriptor().resolve(overrides));
-    String label = recordedOn + (overrides.isEmpty() ? "" : " " + String.join(" ",
-        machineParameters.stream().map(m -> "-M " + m).toList()));
+    String label =
+        recordedOn
+            + (overrides.isEmpty()
+                ? ""
+                : " " + String.join(" ", machineParameters.stream().map(m -> "-M " + m).toList()));
     return RecordingMachine.of(label, model);
   }
 
@@ -116,18 +129,44 @@ final class TraceImportCommand implements Callable<Integer> {
       realTime += task.realTime() ? 1 : 0;
       pinned += task.pinnedCpu() >= 0 ? 1 : 0;
     }
-    out.printf(Locale.ROOT, "%s: %s, recorded on %s, %d CPUs, %.3f s%n", model.source(),
-        model.format(), model.recordedOn(), model.cpus(), model.durationNs() / 1e9);
+    out.printf(
+        Locale.ROOT,
+        "%s: %s, recorded on %s, %d CPUs, %.3f s%n",
+        model.source(),
+        model.format(),
+        model.recordedOn(),
+        model.cpus(),
+        model.durationNs() / 1e9);
     double seconds = wallNs / 1e9;
-    out.printf(Locale.ROOT, "  events  %d scheduler events, read in %.2f s (%.0f events/s)%n",
-        c.events(), seconds, seconds > 0 ? c.events() / seconds : 0);
-    out.printf(Locale.ROOT, "  tasks   %d (%d at the start, %d forked, %d exited; %d per-CPU"
-            + " kernel threads, %d real-time)%n", model.tasks().size(), initial,
-        model.tasks().size() - initial, c.exits(), pinned, realTime);
-    out.printf(Locale.ROOT, "  steps   %d bursts (%.6f s of work), %d wake edges, %d timed"
+    out.printf(
+        Locale.ROOT,
+        "  events  %d scheduler events, read in %.2f s (%.0f events/s)%n",
+        c.events(),
+        seconds,
+        seconds > 0 ? c.events() / seconds : 0);
+    out.printf(
+        Locale.ROOT,
+        "  tasks   %d (%d at the start, %d forked, %d exited; %d per-CPU"
+            + " kernel threads, %d real-time)%n",
+        model.tasks().size(),
+        initial,
+        model.tasks().size() - initial,
+        c.exits(),
+        pinned,
+        realTime);
+    out.printf(
+        Locale.ROOT,
+        "  steps   %d bursts (%.6f s of work), %d wake edges, %d timed"
             + " wakeups, %d sleeps without a wakeup event, %d forks, %d execs, %d"
-            + " preemptions%n", c.bursts(), model.totalWork() / 1e9, c.edges(),
-        c.timedWakeups(), c.sleepsWithoutWakeup(), c.forks(), c.execs(), c.preemptions());
+            + " preemptions%n",
+        c.bursts(),
+        model.totalWork() / 1e9,
+        c.edges(),
+        c.timedWakeups(),
+        c.sleepsWithoutWakeup(),
+        c.forks(),
+        c.execs(),
+        c.preemptions());
     for (String note : model.notes()) {
       out.println("  note    " + note);
     }

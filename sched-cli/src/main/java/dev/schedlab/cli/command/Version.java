@@ -8,9 +8,6 @@ public final class Version implements CommandLine.IVersionProvider {
   @Override
   public String[] getVersion() {
     BuildInfo build = BuildInfo.CURRENT;
-    return new String[] {
-      "schedlab " + build.version(),
-      "commit " + build.commitLabel()
-    };
+    return new String[] {"schedlab " + build.version(), "commit " + build.commitLabel()};
   }
 }

@@ -6,9 +6,9 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /**
- * The build this command line is: its version and the commit it was built from, as the build
- * wrote them into {@code build.properties}. Reports carry both so that a result can be traced to
- * the code that produced it; a build outside a Git checkout says {@code unknown}.
+ * The build this command line is: its version and the commit it was built from, as the build wrote
+ * them into {@code build.properties}. Reports carry both so that a result can be traced to the code
+ * that produced it; a build outside a Git checkout says {@code unknown}.
  *
  * @param version the project version, e.g. {@code 0.1.0-SNAPSHOT}
  * @param commit the full commit id, or {@code unknown}
@@ -28,7 +28,9 @@ public record BuildInfo(String version, String commit, boolean dirty) {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the build's build.properties", e);
     }
-    return new BuildInfo(filled(p.getProperty("version")), filled(p.getProperty("commit")),
+    return new BuildInfo(
+        filled(p.getProperty("version")),
+        filled(p.getProperty("commit")),
         "true".equals(p.getProperty("dirty")));
   }
 

@@ -5,10 +5,10 @@ import dev.schedlab.cli.args.Variant;
 import dev.schedlab.core.balance.LbField;
 import dev.schedlab.core.balance.LbStats;
 import dev.schedlab.core.balance.MigrationSkip;
+import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.core.stats.Log2Histogram;
 import dev.schedlab.core.stats.PlacementPath;
 import dev.schedlab.core.stats.SimulationResult;
-import dev.schedlab.core.engine.EngineOptions;
 import dev.schedlab.spi.LostWork;
 import dev.schedlab.spi.view.IdleType;
 import java.util.ArrayList;
@@ -55,8 +55,8 @@ public final class ComparisonReport {
       Map<String, Object> speed = new LinkedHashMap<>();
       speed.put("name", o.spec().variant().name());
       speed.put("wall_s", o.result().performance().wallNs() / 1e9);
-      Metrics.of(o.result()).forEach((key, value) ->
-          (Metrics.deterministic(key) ? results : speed).put(key, value));
+      Metrics.of(o.result())
+          .forEach((key, value) -> (Metrics.deterministic(key) ? results : speed).put(key, value));
       metrics.add(results);
       engine.add(speed);
     }
@@ -69,21 +69,30 @@ public final class ComparisonReport {
   public String table() {
     StringBuilder out = new StringBuilder();
     SimulationResult first = outcomes.get(0).result();
-    out.append(String.format(Locale.ROOT, "%s; %s s simulated, seed %d, HZ %d%n",
-        scenario.describe(), TextTable.number(first.simulatedNs() / 1e9), scenario.seed(),
-        first.hz()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%s; %s s simulated, seed %d, HZ %d%n",
+            scenario.describe(),
+            TextTable.number(first.simulatedNs() / 1e9),
+            scenario.seed(),
+            first.hz()));
     if (!record.settings().isEmpty()) {
-      out.append("  settings not at their defaults: ").append(String.join(", ",
-          record.settings())).append('\n');
+      out.append("  settings not at their defaults: ")
+          .append(String.join(", ", record.settings()))
+          .append('\n');
     }
     for (RunOutcome o : outcomes) {
       out.append("  ").append(o.spec().variant().definition()).append('\n');
     }
     out.append(rulesAndAssumptions());
     out.append(reading());
-    out.append('\n').append("figures per second (/s) are per simulated second of the whole run ("
-        + TextTable.number(first.simulatedNs() / 1e9) + " s), also where the workload ended"
-        + " sooner\n");
+    out.append('\n')
+        .append(
+            "figures per second (/s) are per simulated second of the whole run ("
+                + TextTable.number(first.simulatedNs() / 1e9)
+                + " s), also where the workload ended"
+                + " sooner\n");
     out.append(metricTable());
     out.append(criticalPathTable());
     out.append('\n').append(schedstatTable());
@@ -98,29 +107,38 @@ public final class ComparisonReport {
    */
   private String rulesAndAssumptions() {
     StringBuilder out = new StringBuilder();
-    out.append(scenario.engineSettings().mainlineDeltas()
-        ? "kernel rules: every variant runs the engine's post-7.1 mainline balancing and wakeup"
-            + " rules (7.2's SMT-aware select_idle_capacity(); -E mainline_deltas=false gives"
-            + " 7.1.5's); the variants differ only in the plugins above\n"
-        : "kernel rules: every variant runs Linux 7.1.5's balancing and wakeup rules"
-            + " (-E mainline_deltas=false); the variants differ only in the plugins above\n");
+    out.append(
+        scenario.engineSettings().mainlineDeltas()
+            ? "kernel rules: every variant runs the engine's post-7.1 mainline balancing and wakeup"
+                + " rules (7.2's SMT-aware select_idle_capacity(); -E mainline_deltas=false gives"
+                + " 7.1.5's); the variants differ only in the plugins above\n"
+            : "kernel rules: every variant runs Linux 7.1.5's balancing and wakeup rules"
+                + " (-E mainline_deltas=false); the variants differ only in the plugins above\n");
     List<String> changed = new ArrayList<>();
     scenario.engineSettings().given().forEach((k, v) -> changed.add("-E " + k + "=" + v));
     new java.util.TreeMap<>(scenario.workloadOverrides())
         .forEach((k, v) -> changed.add("-W " + k + "=" + v));
     EngineOptions engine = scenario.engineSettings().engineOptions();
-    out.append(engine.hasBackground()
-        ? String.format(Locale.ROOT, "machine background: %s timer expiries per CPU per second"
-                + " (%s each), %s device interrupts per second on the boot CPU (%s each), each"
-                + " CPU's kworker woken %s times a second (%s of work); -E idle_timer_rate=0"
-                + " device_irq_rate=0 kworker_rate=0 gives a quiet machine%n",
-            TextTable.number(engine.idleTimerRateHz()), us(engine.timerIrqNs()),
-            TextTable.number(engine.deviceIrqRateHz()), us(engine.deviceIrqNs()),
-            TextTable.number(engine.kworkerRateHz()), us(engine.kworkerRunNs()))
-        : "machine background: none (no timer expiries, device interrupts or kworkers)\n");
+    out.append(
+        engine.hasBackground()
+            ? String.format(
+                Locale.ROOT,
+                "machine background: %s timer expiries per CPU per second"
+                    + " (%s each), %s device interrupts per second on the boot CPU (%s each), each"
+                    + " CPU's kworker woken %s times a second (%s of work); -E idle_timer_rate=0"
+                    + " device_irq_rate=0 kworker_rate=0 gives a quiet machine%n",
+                TextTable.number(engine.idleTimerRateHz()),
+                us(engine.timerIrqNs()),
+                TextTable.number(engine.deviceIrqRateHz()),
+                us(engine.deviceIrqNs()),
+                TextTable.number(engine.kworkerRateHz()),
+                us(engine.kworkerRunNs()))
+            : "machine background: none (no timer expiries, device interrupts or kworkers)\n");
     out.append("assumptions changed from their defaults: ")
-        .append(changed.isEmpty() ? "none (see `schedlab engine`, `machines`, `workloads`)"
-            : String.join(", ", changed))
+        .append(
+            changed.isEmpty()
+                ? "none (see `schedlab engine`, `machines`, `workloads`)"
+                : String.join(", ", changed))
         .append('\n');
     return out.toString();
   }
@@ -139,19 +157,32 @@ public final class ComparisonReport {
     long busyB = outcomes.get(1).result().ilb().choicesWithBusySibling();
     double va = Metrics.number(metrics.get(0), "throughput");
     double vb = Metrics.number(metrics.get(1), "throughput");
-    String line = String.format(Locale.ROOT,
-        "reading: %s chose %d ILBs next to a busy sibling, %s %d (%d avoided); %s %s against"
-            + " %s",
-        a, busyA, b, busyB, busyA - busyB, Metrics.workloadLabel(metrics.get(0)).split(" ")[0],
-        TextTable.change(va, vb), a);
+    String line =
+        String.format(
+            Locale.ROOT,
+            "reading: %s chose %d ILBs next to a busy sibling, %s %d (%d avoided); %s %s against"
+                + " %s",
+            a,
+            busyA,
+            b,
+            busyB,
+            busyA - busyB,
+            Metrics.workloadLabel(metrics.get(0)).split(" ")[0],
+            TextTable.change(va, vb),
+            a);
     double lostA = Metrics.number(metrics.get(0), Metrics.CRITICAL_LOST);
     if (!Double.isNaN(lostA)) {
-      line += String.format(Locale.ROOT,
-          "; the critical path lost %s %% to interference under %s (%s %% to the ILB on a"
-              + " sibling and its qualification interval), %s %% under %s (%s %%)",
-          TextTable.number(lostA), a, TextTable.number(ilbShare(metrics.get(0))),
-          TextTable.number(Metrics.number(metrics.get(1), Metrics.CRITICAL_LOST)), b,
-          TextTable.number(ilbShare(metrics.get(1))));
+      line +=
+          String.format(
+              Locale.ROOT,
+              "; the critical path lost %s %% to interference under %s (%s %% to the ILB on a"
+                  + " sibling and its qualification interval), %s %% under %s (%s %%)",
+              TextTable.number(lostA),
+              a,
+              TextTable.number(ilbShare(metrics.get(0))),
+              TextTable.number(Metrics.number(metrics.get(1), Metrics.CRITICAL_LOST)),
+              b,
+              TextTable.number(ilbShare(metrics.get(1))));
     }
     return line + "\n";
   }
@@ -178,10 +209,14 @@ public final class ComparisonReport {
     }
     StringBuilder speed = new StringBuilder("engine (wall clock, differs from run to run):");
     for (Map<String, Object> e : engine) {
-      speed.append(engine.size() > 1 ? "\n  " + e.get("name") + ": " : " ").append(
-          String.format(Locale.ROOT, "%s simulated s per wall s, %s s",
-              TextTable.number(Metrics.number(e, "sim_seconds_per_wall_second")),
-              TextTable.number(Metrics.number(e, "wall_s"))));
+      speed
+          .append(engine.size() > 1 ? "\n  " + e.get("name") + ": " : " ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "%s simulated s per wall s, %s s",
+                  TextTable.number(Metrics.number(e, "sim_seconds_per_wall_second")),
+                  TextTable.number(Metrics.number(e, "wall_s"))));
     }
     return table.render() + speed + '\n';
   }
@@ -209,8 +244,10 @@ public final class ComparisonReport {
     for (int i = 0; i < outcomes.size(); i++) {
       cells.add(outcomes.get(i).spec().variant().name());
       if (i > 0) {
-        cells.add(outcomes.size() > 2 ? "change vs " + outcomes.get(0).spec().variant().name()
-            : "change");
+        cells.add(
+            outcomes.size() > 2
+                ? "change vs " + outcomes.get(0).spec().variant().name()
+                : "change");
       }
     }
     return cells.toArray(String[]::new);
@@ -232,8 +269,9 @@ public final class ComparisonReport {
 
   private String schedstatTable() {
     StringBuilder out = new StringBuilder();
-    out.append("load balancing per domain and idle type, per simulated second"
-        + " (schedstat v17 lb_* fields, all CPUs)\n");
+    out.append(
+        "load balancing per domain and idle type, per simulated second"
+            + " (schedstat v17 lb_* fields, all CPUs)\n");
     List<String> levels = levelNames();
     TextTable summary = new TextTable(1);
     summary.row(header("lb_count/s by domain"));
@@ -333,10 +371,16 @@ public final class ComparisonReport {
     StringBuilder out = new StringBuilder();
     for (RunOutcome o : outcomes) {
       String name = o.spec().variant().name();
-      out.append("@ilb_duration_us[").append(name).append("]:\n")
-          .append(o.result().ilbDuration().render()).append('\n');
-      out.append("@rq_lock_hold_us[").append(name).append("]:\n")
-          .append(o.result().rqLockHold().render()).append('\n');
+      out.append("@ilb_duration_us[")
+          .append(name)
+          .append("]:\n")
+          .append(o.result().ilbDuration().render())
+          .append('\n');
+      out.append("@rq_lock_hold_us[")
+          .append(name)
+          .append("]:\n")
+          .append(o.result().rqLockHold().render())
+          .append('\n');
     }
     return out.toString();
   }
@@ -380,8 +424,10 @@ public final class ComparisonReport {
     }
     root.put("variants", variants);
     Map<String, Object> speed = new LinkedHashMap<>();
-    speed.put("about", "wall-clock figures of this run on this machine: they differ from run to"
-        + " run and are no result of the scenario");
+    speed.put(
+        "about",
+        "wall-clock figures of this run on this machine: they differ from run to"
+            + " run and are no result of the scenario");
     speed.put("variants", engine);
     root.put("engine", speed);
     return root;
@@ -419,8 +465,8 @@ public final class ComparisonReport {
   }
 
   /**
-   * One CSV row per variant, one column per scalar metric (wall-clock figures left out: they are
-   * in the JSON report's engine section), then HZ, the build and the command line that runs the
+   * One CSV row per variant, one column per scalar metric (wall-clock figures left out: they are in
+   * the JSON report's engine section), then HZ, the build and the command line that runs the
    * scenario again.
    */
   public String csv() {
@@ -434,22 +480,32 @@ public final class ComparisonReport {
       }
     }
     StringBuilder out = new StringBuilder();
-    List<String> header = new ArrayList<>(List.of("variant", "plugins", "machine", "workload",
-        "seed", "duration_s"));
+    List<String> header =
+        new ArrayList<>(List.of("variant", "plugins", "machine", "workload", "seed", "duration_s"));
     header.addAll(keys);
     header.addAll(List.of("hz", "schedlab_version", "schedlab_commit", "command_line"));
     out.append(Csv.line(header));
     String commandLine = commandLine();
     for (int i = 0; i < outcomes.size(); i++) {
       Variant v = outcomes.get(i).spec().variant();
-      List<String> cells = new ArrayList<>(List.of(v.name(), String.join("+", v.pluginNames()),
-          scenario.machineId(), scenario.workload().id(), Long.toString(scenario.seed()),
-          Csv.value(scenario.durationNs() / 1e9)));
+      List<String> cells =
+          new ArrayList<>(
+              List.of(
+                  v.name(),
+                  String.join("+", v.pluginNames()),
+                  scenario.machineId(),
+                  scenario.workload().id(),
+                  Long.toString(scenario.seed()),
+                  Csv.value(scenario.durationNs() / 1e9)));
       for (String key : keys) {
         cells.add(Csv.value(metrics.get(i).get(key)));
       }
-      cells.addAll(List.of(Integer.toString(scenario.hz()), BuildInfo.CURRENT.version(),
-          BuildInfo.CURRENT.commitLabel(), commandLine));
+      cells.addAll(
+          List.of(
+              Integer.toString(scenario.hz()),
+              BuildInfo.CURRENT.version(),
+              BuildInfo.CURRENT.commitLabel(),
+              commandLine));
       out.append(Csv.line(cells));
     }
     return out.toString();
@@ -459,8 +515,9 @@ public final class ComparisonReport {
   public String commandLine() {
     StringBuilder line = new StringBuilder("schedlab ").append(record.command());
     for (String arg : record.arguments()) {
-      line.append(' ').append(arg.matches("[A-Za-z0-9_./:=,+@%-]+") ? arg
-          : "'" + arg.replace("'", "'\\''") + "'");
+      line.append(' ')
+          .append(
+              arg.matches("[A-Za-z0-9_./:=,+@%-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
     }
     return line.toString();
   }

@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A self-contained HTML page (no scripts, styles inline, nothing fetched) with the comparison
- * table and three kinds of inline SVG chart: metric bars per variant, a per-CPU busy heat map over
- * time for each variant (from the runs' {@link Recording}s), and the log2 histograms of ILB pass
+ * A self-contained HTML page (no scripts, styles inline, nothing fetched) with the comparison table
+ * and three kinds of inline SVG chart: metric bars per variant, a per-CPU busy heat map over time
+ * for each variant (from the runs' {@link Recording}s), and the log2 histograms of ILB pass
  * duration and rq-lock hold.
  */
 public final class HtmlReport {
@@ -28,7 +28,9 @@ public final class HtmlReport {
     StringBuilder out = new StringBuilder(1 << 16);
     Scenario scenario = report.scenario();
     out.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
-        .append("<title>schedlab: ").append(escape(scenario.describe())).append("</title>\n")
+        .append("<title>schedlab: ")
+        .append(escape(scenario.describe()))
+        .append("</title>\n")
         .append("<style>body{font-family:sans-serif;margin:2em;max-width:1200px}")
         .append("table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}")
         .append("td:first-child,th:first-child{text-align:left}")
@@ -36,15 +38,25 @@ public final class HtmlReport {
         .append("pre{background:#f8f8f8;padding:8px;overflow-x:auto}")
         .append("svg{display:block;margin:1em 0}")
         .append("</style></head><body>\n");
-    out.append("<h1>schedlab comparison</h1>\n<p>").append(escape(scenario.describe()))
-        .append(String.format(Locale.ROOT, "; %s s simulated, seed %d, HZ %d</p>\n",
-            TextTable.number(scenario.durationNs() / 1e9), scenario.seed(), scenario.hz()));
+    out.append("<h1>schedlab comparison</h1>\n<p>")
+        .append(escape(scenario.describe()))
+        .append(
+            String.format(
+                Locale.ROOT,
+                "; %s s simulated, seed %d, HZ %d</p>\n",
+                TextTable.number(scenario.durationNs() / 1e9),
+                scenario.seed(),
+                scenario.hz()));
     out.append("<ul>\n");
     for (int i = 0; i < report.outcomes().size(); i++) {
       Variant v = report.outcomes().get(i).spec().variant();
-      out.append("<li><span style=\"color:").append(color(i)).append("\">&#9632;</span> <b>")
-          .append(escape(v.name())).append("</b> = ")
-          .append(escape(String.join(" + ", v.pluginNames()))).append("</li>\n");
+      out.append("<li><span style=\"color:")
+          .append(color(i))
+          .append("\">&#9632;</span> <b>")
+          .append(escape(v.name()))
+          .append("</b> = ")
+          .append(escape(String.join(" + ", v.pluginNames())))
+          .append("</li>\n");
     }
     out.append("</ul>\n");
     out.append("<h2>Metrics</h2>\n").append(metricBars(report));
@@ -66,9 +78,13 @@ public final class HtmlReport {
     int rowHeight = variants * barHeight + 10;
     int height = Metrics.CHART.size() * rowHeight + 10;
     StringBuilder svg = new StringBuilder();
-    svg.append(String.format(Locale.ROOT,
-        "<svg class=\"metrics\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-            + " font-size=\"12\">%n", labelWidth + barArea + 120, height));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"metrics\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                + " font-size=\"12\">%n",
+            labelWidth + barArea + 120,
+            height));
     for (int m = 0; m < Metrics.CHART.size(); m++) {
       String key = Metrics.CHART.get(m);
       double max = 0;
@@ -76,19 +92,30 @@ public final class HtmlReport {
         max = Math.max(max, Math.abs(Metrics.number(values, key)));
       }
       int y = 5 + m * rowHeight;
-      String label = key.equals("throughput")
-          ? "throughput (" + metrics.get(0).get("throughput_unit") + ")" : key;
-      svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>%n",
-          y + rowHeight / 2, escape(label)));
+      String label =
+          key.equals("throughput")
+              ? "throughput (" + metrics.get(0).get("throughput_unit") + ")"
+              : key;
+      svg.append(
+          String.format(
+              Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>%n", y + rowHeight / 2, escape(label)));
       for (int v = 0; v < variants; v++) {
         double value = Metrics.number(metrics.get(v), key);
         double width = max == 0 || Double.isNaN(value) ? 0 : Math.abs(value) / max * barArea;
         int by = y + v * barHeight;
-        svg.append(String.format(Locale.ROOT,
-            "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                + "<text x=\"%.1f\" y=\"%d\">%s</text>%n",
-            labelWidth, by, width, barHeight - 2, color(v), labelWidth + width + 4,
-            by + barHeight - 4, escape(TextTable.number(value))));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
+                    + "<text x=\"%.1f\" y=\"%d\">%s</text>%n",
+                labelWidth,
+                by,
+                width,
+                barHeight - 2,
+                color(v),
+                labelWidth + width + 4,
+                by + barHeight - 4,
+                escape(TextTable.number(value))));
       }
     }
     return svg.append("</svg>\n").toString();
@@ -107,9 +134,13 @@ public final class HtmlReport {
       int cellWidth = Math.max(2, 600 / buckets);
       int width = 60 + buckets * cellWidth;
       int height = cpus * rowHeight + 30;
-      out.append(String.format(Locale.ROOT,
-          "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-              + " font-size=\"11\">%n", width, height));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                  + " font-size=\"11\">%n",
+              width,
+              height));
       int row = 0;
       for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu), row++) {
         int y = row * rowHeight;
@@ -120,25 +151,40 @@ public final class HtmlReport {
           int shade = b == buckets ? -2 : shade(r.busyFraction(cpu, b));
           if (shade != runShade) {
             if (runShade > 0) {
-              out.append(String.format(Locale.ROOT,
-                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
-                  60 + runStart * cellWidth, y, (b - runStart) * cellWidth, rowHeight,
-                  shadeColor(runShade)));
+              out.append(
+                  String.format(
+                      Locale.ROOT,
+                      "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
+                      60 + runStart * cellWidth,
+                      y,
+                      (b - runStart) * cellWidth,
+                      rowHeight,
+                      shadeColor(runShade)));
             }
             runStart = b;
             runShade = shade;
           }
         }
         if (row % Math.max(1, 16 / rowHeight) == 0) {
-          out.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\">CPU %d</text>",
-              y + Math.max(rowHeight, 9), cpu));
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "<text x=\"0\" y=\"%d\">CPU %d</text>",
+                  y + Math.max(rowHeight, 9),
+                  cpu));
         }
         out.append('\n');
       }
-      String axis = "time: 0 to " + TextTable.number(report.scenario().durationNs() / 1e9)
-          + " s; darker = busier (task or balancing)";
-      out.append(String.format(Locale.ROOT, "<text x=\"60\" y=\"%d\">%s</text>%n",
-          cpus * rowHeight + 20, escape(axis)));
+      String axis =
+          "time: 0 to "
+              + TextTable.number(report.scenario().durationNs() / 1e9)
+              + " s; darker = busier (task or balancing)";
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"60\" y=\"%d\">%s</text>%n",
+              cpus * rowHeight + 20,
+              escape(axis)));
       out.append("</svg>\n");
     }
     return out.toString();
@@ -172,35 +218,55 @@ public final class HtmlReport {
     StringBuilder svg = new StringBuilder();
     String css = ilb ? "histogram ilb" : "histogram rqlock";
     if (last < 0) {
-      return svg.append("<svg class=\"").append(css)
+      return svg.append("<svg class=\"")
+          .append(css)
           .append("\" xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"30\"")
           .append(" font-size=\"12\"><text x=\"0\" y=\"20\">")
-          .append(escape(title)).append(": no samples</text></svg>\n").toString();
+          .append(escape(title))
+          .append(": no samples</text></svg>\n")
+          .toString();
     }
     int groups = last - first + 1;
     int barWidth = 12;
     int groupWidth = outcomes.size() * barWidth + 16;
     int plotHeight = 160;
-    svg.append(String.format(Locale.ROOT,
-        "<svg class=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-            + " font-size=\"11\">%n<text x=\"0\" y=\"14\">%s</text>%n",
-        css, 50 + groups * groupWidth, plotHeight + 60, escape(title)));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg class=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                + " font-size=\"11\">%n<text x=\"0\" y=\"14\">%s</text>%n",
+            css,
+            50 + groups * groupWidth,
+            plotHeight + 60,
+            escape(title)));
     for (int g = 0; g < groups; g++) {
       int bucket = first + g;
       int x = 50 + g * groupWidth;
       for (int v = 0; v < outcomes.size(); v++) {
-        Log2Histogram h = ilb ? outcomes.get(v).result().ilbDuration()
-            : outcomes.get(v).result().rqLockHold();
+        Log2Histogram h =
+            ilb ? outcomes.get(v).result().ilbDuration() : outcomes.get(v).result().rqLockHold();
         double height = (double) h.bucket(bucket) / peak * plotHeight;
-        svg.append(String.format(Locale.ROOT,
-            "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
-                + "<title>%s: %d</title></rect>",
-            x + v * barWidth, 20 + plotHeight - height, barWidth - 1, height, color(v),
-            escape(outcomes.get(v).spec().variant().name()), h.bucket(bucket)));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
+                    + "<title>%s: %d</title></rect>",
+                x + v * barWidth,
+                20 + plotHeight - height,
+                barWidth - 1,
+                height,
+                color(v),
+                escape(outcomes.get(v).spec().variant().name()),
+                h.bucket(bucket)));
       }
-      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">[%d,%d)</text>%n", x,
-          plotHeight + 36 + (g % 2) * 12, Log2Histogram.lowerBoundUs(bucket),
-          Log2Histogram.upperBoundUs(bucket)));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\">[%d,%d)</text>%n",
+              x,
+              plotHeight + 36 + (g % 2) * 12,
+              Log2Histogram.lowerBoundUs(bucket),
+              Log2Histogram.upperBoundUs(bucket)));
     }
     return svg.append("</svg>\n").toString();
   }
@@ -210,7 +276,9 @@ public final class HtmlReport {
   }
 
   static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
         .replace("\"", "&quot;");
   }
 }

@@ -39,15 +39,22 @@ public final class Json {
     } else if (value instanceof Number n) {
       number(out, n);
     } else if (value instanceof Map<?, ?> map) {
-      container(out, '{', '}', map.entrySet().iterator(), depth, pretty, (entry, d) -> {
-        Map.Entry<?, ?> e = (Map.Entry<?, ?>) entry;
-        string(out, String.valueOf(e.getKey()));
-        out.append(pretty ? ": " : ":");
-        write(out, e.getValue(), d, pretty);
-      });
+      container(
+          out,
+          '{',
+          '}',
+          map.entrySet().iterator(),
+          depth,
+          pretty,
+          (entry, d) -> {
+            Map.Entry<?, ?> e = (Map.Entry<?, ?>) entry;
+            string(out, String.valueOf(e.getKey()));
+            out.append(pretty ? ": " : ":");
+            write(out, e.getValue(), d, pretty);
+          });
     } else if (value instanceof Collection<?> list) {
-      container(out, '[', ']', list.iterator(), depth, pretty, (item, d) -> write(out, item, d,
-          pretty));
+      container(
+          out, '[', ']', list.iterator(), depth, pretty, (item, d) -> write(out, item, d, pretty));
     } else {
       string(out, value.toString());
     }
@@ -58,7 +65,12 @@ public final class Json {
   }
 
   private static void container(
-      StringBuilder out, char open, char close, Iterator<?> items, int depth, boolean pretty,
+      StringBuilder out,
+      char open,
+      char close,
+      Iterator<?> items,
+      int depth,
+      boolean pretty,
       Element element) {
     out.append(open);
     if (!items.hasNext()) {

@@ -21,9 +21,10 @@ public final class JsonTree {
   /** Reports nest a few levels; a deeper document is not one of ours. */
   private static final int MAX_DEPTH = 64;
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
-      .build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+          .build();
 
   private JsonTree() {}
 
@@ -42,8 +43,13 @@ public final class JsonTree {
       }
       return value;
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(e.getOriginalMessage() + " at line "
-          + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr(), e);
+      throw new IllegalArgumentException(
+          e.getOriginalMessage()
+              + " at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr(),
+          e);
     } catch (IOException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
@@ -89,8 +95,9 @@ public final class JsonTree {
       case VALUE_NULL -> {
         return null;
       }
-      default -> throw new IllegalArgumentException("unexpected " + token + " at line "
-          + p.currentLocation().getLineNr());
+      default ->
+          throw new IllegalArgumentException(
+              "unexpected " + token + " at line " + p.currentLocation().getLineNr());
     }
   }
 
@@ -128,10 +135,12 @@ public final class JsonTree {
           return d;
         }
       }
-      return la.size() == lb.size() ? null
+      return la.size() == lb.size()
+          ? null
           : path + ": " + la.size() + " entries against " + lb.size();
     }
-    return java.util.Objects.equals(a, b) ? null
+    return java.util.Objects.equals(a, b)
+        ? null
         : path + ": " + Json.compact(a) + " against " + Json.compact(b);
   }
 }

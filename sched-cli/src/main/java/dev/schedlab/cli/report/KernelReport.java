@@ -16,8 +16,16 @@ import java.util.Map;
  */
 public final class KernelReport {
 
-  private static final List<String> CSV_HEADER = List.of("section", "item", "kernel",
-      "simulator", "kernel_value", "simulator_value", "ratio", "agrees");
+  private static final List<String> CSV_HEADER =
+      List.of(
+          "section",
+          "item",
+          "kernel",
+          "simulator",
+          "kernel_value",
+          "simulator_value",
+          "ratio",
+          "agrees");
 
   private final OracleReport report;
   private final List<String> differences;
@@ -84,16 +92,22 @@ public final class KernelReport {
   public String csv() {
     StringBuilder out = new StringBuilder(Csv.line(CSV_HEADER));
     for (OracleRow r : report.rows()) {
-      out.append(Csv.line(List.of(r.section(), r.item(), r.kernel(), r.simulator(),
-          Csv.value(r.kernelValue()), Csv.value(r.simulatorValue()),
-          r.ratio().isPresent() ? Csv.value(r.ratio().getAsDouble()) : "",
-          Boolean.toString(r.agrees()))));
+      out.append(
+          Csv.line(
+              List.of(
+                  r.section(),
+                  r.item(),
+                  r.kernel(),
+                  r.simulator(),
+                  Csv.value(r.kernelValue()),
+                  Csv.value(r.simulatorValue()),
+                  r.ratio().isPresent() ? Csv.value(r.ratio().getAsDouble()) : "",
+                  Boolean.toString(r.agrees()))));
     }
     return out.toString();
   }
 
   private static String ratio(OracleRow r) {
-    return r.ratio().isPresent()
-        ? String.format(Locale.ROOT, "%.2f", r.ratio().getAsDouble()) : "";
+    return r.ratio().isPresent() ? String.format(Locale.ROOT, "%.2f", r.ratio().getAsDouble()) : "";
   }
 }

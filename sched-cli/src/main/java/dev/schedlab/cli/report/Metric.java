@@ -32,7 +32,8 @@ public record Metric(
     String family,
     String counts,
     String kernel,
-    Function<SimulationResult, Object> read) implements Metrics.Entry {
+    Function<SimulationResult, Object> read)
+    implements Metrics.Entry {
 
   /** Which way a figure improves. */
   public enum Better {

@@ -17,11 +17,11 @@ import java.util.function.BiConsumer;
 /**
  * The catalogue of report figures: every metric of {@code run}, {@code compare} and {@code sweep}
  * declared once, in the order of the JSON report ({@link #CATALOGUE}), and what is derived from it:
- * the comparison table's rows ({@link #ROWS}), the numeric keys of JSON and CSV ({@link
- * #NUMBERS}), sweep's default metrics ({@link #SWEEP_DEFAULTS}), the HTML page's bar charts
- * ({@link #CHART}) and the metric tables of {@code docs/reports.md} (rendered by a test that fails
- * when the page and the catalogue disagree). Adding a figure takes its entry here and the site in
- * the engine that counts it.
+ * the comparison table's rows ({@link #ROWS}), the numeric keys of JSON and CSV ({@link #NUMBERS}),
+ * sweep's default metrics ({@link #SWEEP_DEFAULTS}), the HTML page's bar charts ({@link #CHART})
+ * and the metric tables of {@code docs/reports.md} (rendered by a test that fails when the page and
+ * the catalogue disagree). Adding a figure takes its entry here and the site in the engine that
+ * counts it.
  *
  * <p>The catalogue lives in the command line, not in sched-core's statistics: the engine's {@link
  * SimulationResult} keeps the raw counts under its public accessors, and which of them a report
@@ -40,8 +40,8 @@ public final class Metrics {
    * Figures whose names only a run knows (a workload's own figures, plugin counters), keyed by a
    * prefix and the run's name for each.
    *
-   * @param patterns the key patterns, for messages and docs ({@code workload_<name>}); a key
-   *     starts with the part of one before its {@code <}
+   * @param patterns the key patterns, for messages and docs ({@code workload_<name>}); a key starts
+   *     with the part of one before its {@code <}
    * @param counts what they count, in the words of {@code docs/reports.md}
    * @param kernel their kernel counterpart, or {@code —}
    * @param put puts a run's figures of the family into a report
@@ -50,7 +50,8 @@ public final class Metrics {
       List<String> patterns,
       String counts,
       String kernel,
-      BiConsumer<SimulationResult, Map<String, Object>> put) implements Entry {
+      BiConsumer<SimulationResult, Map<String, Object>> put)
+      implements Entry {
 
     public Family {
       patterns = List.copyOf(patterns);
@@ -108,16 +109,19 @@ public final class Metrics {
   public static final List<Entry> CATALOGUE = catalogue();
 
   /** The single figures of {@link #CATALOGUE} (families of open names left out), in order. */
-  public static final List<Metric> METRICS = CATALOGUE.stream()
-      .filter(Metric.class::isInstance).map(Metric.class::cast).toList();
+  public static final List<Metric> METRICS =
+      CATALOGUE.stream().filter(Metric.class::isInstance).map(Metric.class::cast).toList();
 
   /** The families of open names of {@link #CATALOGUE}, in order. */
-  public static final List<Family> FAMILIES = CATALOGUE.stream()
-      .filter(Family.class::isInstance).map(Family.class::cast).toList();
+  public static final List<Family> FAMILIES =
+      CATALOGUE.stream().filter(Family.class::isInstance).map(Family.class::cast).toList();
 
   /** The table rows after the workload's metric, in order. */
-  public static final List<Row> ROWS = METRICS.stream().filter(m -> m.is(Use.TABLE))
-      .map(m -> new Row(m.key(), m.label(), m.better())).toList();
+  public static final List<Row> ROWS =
+      METRICS.stream()
+          .filter(m -> m.is(Use.TABLE))
+          .map(m -> new Row(m.key(), m.label(), m.better()))
+          .toList();
 
   /** The numeric keys of {@link #of} other than those of a family of open names, in order. */
   public static final List<String> NUMBERS = keys(Use.NUMBER);
@@ -132,153 +136,252 @@ public final class Metrics {
 
   private static List<Entry> catalogue() {
     List<Entry> c = new ArrayList<>();
-    c.add(Metric.of("throughput", r -> r.workload().value())
-        .withBetter(Better.WORKLOAD).withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("the workload's own metric, by its own name and unit (the table's first row:"
-            + " `throughput (FLOP/s, higher is better)`, `time (s, lower is better)`, ...)",
-            "the benchmark's own figure"));
-    c.add(Metric.of("throughput_unit", r -> r.workload().unit()).notANumber()
-        .withDoc("the unit of `throughput`", "—"));
-    c.add(Metric.of("throughput_metric", r -> r.workload().metric()).notANumber()
-        .withDoc("the name of the workload's metric (`throughput`, `time`, ...)", "—"));
-    c.add(Metric.of("higher_is_better", r -> r.workload().higherIsBetter()).notANumber()
-        .withDoc("whether a higher `throughput` is better", "—"));
-    c.add(Metric.of("smt_contention", r -> r.smtContention())
-        .withLabel("SMT contention (idle->task, sibling busy)").withBetter(Better.LOWER)
-        .withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("switches of a CPU from idle to a task while an SMT sibling was busy (running a"
-            + " task, or balancing)", "the thread's bpftrace \"SMT contention\""));
-    c.add(Metric.of("smt_no_contention", r -> r.smtNoContention())
-        .withLabel("SMT no contention (sibling idle)").withUse(Use.SWEEP)
-        .withDoc("the same switches with every sibling idle", "—"));
-    c.add(Metric.of("ilb_kicks", r -> r.ilb().ipis())
-        .withLabel("ILB kicks (IPIs sent)").withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("`kick_ilb()` calls that sent the NOHZ IPI",
-            "`smp_call_function_single_async()` in `kick_ilb()`"));
-    c.add(Metric.of("ilb_kick_calls", r -> r.ilb().kickCalls())
-        .withDoc("`kick_ilb()` calls, whether they sent an IPI or not", "`kick_ilb()`"));
-    c.add(Metric.of("ilb_kicks_pending", r -> r.ilb().alreadyPending())
-        .withLabel("ILB kicks found already pending (no IPI)")
-        .withDoc("kicks that found the chosen ILB's `nohz_flags` already set, so sent nothing",
-            "the early return of `kick_ilb()`"));
-    c.add(Metric.of("ilb_no_idle_cpu", r -> r.ilb().noIlb())
-        .withDoc("kicks for which `find_new_ilb()` found no CPU",
-            "`find_new_ilb()` returning `nr_cpu_ids`"));
-    c.add(Metric.of("ilb_busy_sibling_choices", r -> r.ilb().choicesWithBusySibling())
-        .withLabel("ILB choices next to a busy sibling").withBetter(Better.LOWER)
-        .withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("`find_new_ilb()` results whose SMT sibling ran a task",
-            "what the 7.3 idle-core rule avoids"));
-    c.add(Metric.of("ilb_cpus_examined", r -> r.ilb().cpusExamined())
-        .withDoc("CPUs `find_new_ilb()` examined, over all kicks", "—"));
-    c.add(Metric.of("ilb_runs", r -> r.ilb().runs())
-        .withLabel("ILB passes run")
-        .withDoc("`_nohz_idle_balance()` passes", "SCHED_SOFTIRQ raised by `nohz_csd_func()`"));
-    c.add(Metric.of("ilb_duration_mean_us", r -> r.ilbDuration().meanNs() / 1e3)
-        .withLabel("ILB pass mean duration (us)").withUnit("us")
-        .withDoc("mean of one pass over `nohz.idle_cpus_mask`, costed by the engine's balance"
-            + " cost model", "the thread's ILB-duration histogram"));
-    c.add(Metric.of("softirq", r -> r.softirqs())
-        .withDoc("SCHED_SOFTIRQ runs, from ticks and from kicks", "`/proc/softirqs` SCHED row"));
-    c.add(Metric.of("softirq_per_s", r -> r.softirqs() / seconds(r))
-        .withLabel("SCHED_SOFTIRQ per second").withUnit("1/s").withUse(Use.CHART)
-        .withUse(Use.SWEEP)
-        .withDoc("softirqs from ticks (`sched_balance_trigger()`) plus from kicks",
-            "`/proc/softirqs` SCHED row"));
-    c.add(Metric.of("lb_attempts", r -> r.lbStats().lbTotal(LbField.COUNT))
-        .withDoc("`lb_count` summed over CPUs, domains and idle types",
-            "schedstat v17 `lb_count`"));
-    c.add(Metric.of("lb_attempts_per_s", r -> r.lbStats().lbTotal(LbField.COUNT) / seconds(r))
-        .withLabel("load-balance attempts per second").withUnit("1/s").withUse(Use.CHART)
-        .withUse(Use.SWEEP)
-        .withDoc("`lb_count` summed over CPUs, domains and idle types, per simulated second",
-            "schedstat v17 `lb_count`"));
-    c.add(Metric.of("lb_balanced", r -> r.lbStats().lbTotal(LbField.BALANCED))
-        .withDoc("`lb_balanced` summed", "schedstat v17"));
-    c.add(Metric.of("lb_failed", r -> r.lbStats().lbTotal(LbField.FAILED))
-        .withDoc("`lb_failed` summed", "schedstat v17"));
-    c.add(Metric.of("lb_gained", r -> r.lbStats().lbTotal(LbField.GAINED))
-        .withLabel("tasks moved by balancing (lb_gained)")
-        .withDoc("`lb_gained` summed", "schedstat v17"));
+    c.add(
+        Metric.of("throughput", r -> r.workload().value())
+            .withBetter(Better.WORKLOAD)
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "the workload's own metric, by its own name and unit (the table's first row:"
+                    + " `throughput (FLOP/s, higher is better)`, `time (s, lower is better)`, ...)",
+                "the benchmark's own figure"));
+    c.add(
+        Metric.of("throughput_unit", r -> r.workload().unit())
+            .notANumber()
+            .withDoc("the unit of `throughput`", "—"));
+    c.add(
+        Metric.of("throughput_metric", r -> r.workload().metric())
+            .notANumber()
+            .withDoc("the name of the workload's metric (`throughput`, `time`, ...)", "—"));
+    c.add(
+        Metric.of("higher_is_better", r -> r.workload().higherIsBetter())
+            .notANumber()
+            .withDoc("whether a higher `throughput` is better", "—"));
+    c.add(
+        Metric.of("smt_contention", r -> r.smtContention())
+            .withLabel("SMT contention (idle->task, sibling busy)")
+            .withBetter(Better.LOWER)
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "switches of a CPU from idle to a task while an SMT sibling was busy (running a"
+                    + " task, or balancing)",
+                "the thread's bpftrace \"SMT contention\""));
+    c.add(
+        Metric.of("smt_no_contention", r -> r.smtNoContention())
+            .withLabel("SMT no contention (sibling idle)")
+            .withUse(Use.SWEEP)
+            .withDoc("the same switches with every sibling idle", "—"));
+    c.add(
+        Metric.of("ilb_kicks", r -> r.ilb().ipis())
+            .withLabel("ILB kicks (IPIs sent)")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "`kick_ilb()` calls that sent the NOHZ IPI",
+                "`smp_call_function_single_async()` in `kick_ilb()`"));
+    c.add(
+        Metric.of("ilb_kick_calls", r -> r.ilb().kickCalls())
+            .withDoc("`kick_ilb()` calls, whether they sent an IPI or not", "`kick_ilb()`"));
+    c.add(
+        Metric.of("ilb_kicks_pending", r -> r.ilb().alreadyPending())
+            .withLabel("ILB kicks found already pending (no IPI)")
+            .withDoc(
+                "kicks that found the chosen ILB's `nohz_flags` already set, so sent nothing",
+                "the early return of `kick_ilb()`"));
+    c.add(
+        Metric.of("ilb_no_idle_cpu", r -> r.ilb().noIlb())
+            .withDoc(
+                "kicks for which `find_new_ilb()` found no CPU",
+                "`find_new_ilb()` returning `nr_cpu_ids`"));
+    c.add(
+        Metric.of("ilb_busy_sibling_choices", r -> r.ilb().choicesWithBusySibling())
+            .withLabel("ILB choices next to a busy sibling")
+            .withBetter(Better.LOWER)
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "`find_new_ilb()` results whose SMT sibling ran a task",
+                "what the 7.3 idle-core rule avoids"));
+    c.add(
+        Metric.of("ilb_cpus_examined", r -> r.ilb().cpusExamined())
+            .withDoc("CPUs `find_new_ilb()` examined, over all kicks", "—"));
+    c.add(
+        Metric.of("ilb_runs", r -> r.ilb().runs())
+            .withLabel("ILB passes run")
+            .withDoc("`_nohz_idle_balance()` passes", "SCHED_SOFTIRQ raised by `nohz_csd_func()`"));
+    c.add(
+        Metric.of("ilb_duration_mean_us", r -> r.ilbDuration().meanNs() / 1e3)
+            .withLabel("ILB pass mean duration (us)")
+            .withUnit("us")
+            .withDoc(
+                "mean of one pass over `nohz.idle_cpus_mask`, costed by the engine's balance"
+                    + " cost model",
+                "the thread's ILB-duration histogram"));
+    c.add(
+        Metric.of("softirq", r -> r.softirqs())
+            .withDoc(
+                "SCHED_SOFTIRQ runs, from ticks and from kicks", "`/proc/softirqs` SCHED row"));
+    c.add(
+        Metric.of("softirq_per_s", r -> r.softirqs() / seconds(r))
+            .withLabel("SCHED_SOFTIRQ per second")
+            .withUnit("1/s")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "softirqs from ticks (`sched_balance_trigger()`) plus from kicks",
+                "`/proc/softirqs` SCHED row"));
+    c.add(
+        Metric.of("lb_attempts", r -> r.lbStats().lbTotal(LbField.COUNT))
+            .withDoc(
+                "`lb_count` summed over CPUs, domains and idle types", "schedstat v17 `lb_count`"));
+    c.add(
+        Metric.of("lb_attempts_per_s", r -> r.lbStats().lbTotal(LbField.COUNT) / seconds(r))
+            .withLabel("load-balance attempts per second")
+            .withUnit("1/s")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "`lb_count` summed over CPUs, domains and idle types, per simulated second",
+                "schedstat v17 `lb_count`"));
+    c.add(
+        Metric.of("lb_balanced", r -> r.lbStats().lbTotal(LbField.BALANCED))
+            .withDoc("`lb_balanced` summed", "schedstat v17"));
+    c.add(
+        Metric.of("lb_failed", r -> r.lbStats().lbTotal(LbField.FAILED))
+            .withDoc("`lb_failed` summed", "schedstat v17"));
+    c.add(
+        Metric.of("lb_gained", r -> r.lbStats().lbTotal(LbField.GAINED))
+            .withLabel("tasks moved by balancing (lb_gained)")
+            .withDoc("`lb_gained` summed", "schedstat v17"));
     for (MigrationSkip reason : MigrationSkip.values()) {
-      c.add(Metric.of(skipKey(reason), r -> r.lbStats().skips(reason))
-          .inFamily(SKIP_PREFIX + "<reason>")
-          .withDoc("tasks `detach_tasks()` passed over, by reason (below)",
-              "`nr_failed_migrations_affine/_running/_hot`, and two reasons of the model's own"));
+      c.add(
+          Metric.of(skipKey(reason), r -> r.lbStats().skips(reason))
+              .inFamily(SKIP_PREFIX + "<reason>")
+              .withDoc(
+                  "tasks `detach_tasks()` passed over, by reason (below)",
+                  "`nr_failed_migrations_affine/_running/_hot`, and two reasons of the model's own"));
     }
-    c.add(Metric.of("migrations", Metrics::migrations)
-        .withLabel("migrations by balancing").withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("every balancer move: periodic, newidle, ILB, active balance and plugin pushes",
-            "—"));
-    c.add(Metric.of("migrations_per_level", Metrics::migrationsPerLevel).notANumber()
-        .withDoc("the same per domain level, by the level's name", "—"));
-    c.add(Metric.of("wakeup_migrations", r -> r.wakeupMigrations())
-        .withLabel("wakeup migrations").withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("wakeups placed on another CPU than the task's previous one",
-            "`se.statistics.nr_wakeups_migrate` summed"));
-    c.add(Metric.of("wakeup_latency_p50_us", r -> r.wakeupLatency().p50Ns() / 1e3)
-        .withUnit("us")
-        .withDoc("the median of the time from a wakeup to the task running", "the `runqlat` view"));
-    c.add(Metric.of("wakeup_latency_p99_us", r -> r.wakeupLatency().p99Ns() / 1e3)
-        .withLabel("wakeup latency p99 (us)").withUnit("us").withBetter(Better.LOWER)
-        .withUse(Use.SWEEP)
-        .withDoc("from a wakeup to the task running, over all woken tasks", "the `runqlat` view"));
+    c.add(
+        Metric.of("migrations", Metrics::migrations)
+            .withLabel("migrations by balancing")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "every balancer move: periodic, newidle, ILB, active balance and plugin pushes",
+                "—"));
+    c.add(
+        Metric.of("migrations_per_level", Metrics::migrationsPerLevel)
+            .notANumber()
+            .withDoc("the same per domain level, by the level's name", "—"));
+    c.add(
+        Metric.of("wakeup_migrations", r -> r.wakeupMigrations())
+            .withLabel("wakeup migrations")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "wakeups placed on another CPU than the task's previous one",
+                "`se.statistics.nr_wakeups_migrate` summed"));
+    c.add(
+        Metric.of("wakeup_latency_p50_us", r -> r.wakeupLatency().p50Ns() / 1e3)
+            .withUnit("us")
+            .withDoc(
+                "the median of the time from a wakeup to the task running", "the `runqlat` view"));
+    c.add(
+        Metric.of("wakeup_latency_p99_us", r -> r.wakeupLatency().p99Ns() / 1e3)
+            .withLabel("wakeup latency p99 (us)")
+            .withUnit("us")
+            .withBetter(Better.LOWER)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "from a wakeup to the task running, over all woken tasks", "the `runqlat` view"));
     for (PlacementPath path : PlacementPath.ALL) {
-      c.add(Metric.of(PLACEMENT_PREFIX + path.key(), r -> r.placements(path))
-          .inFamily(PLACEMENT_PREFIX + "<path>")
-          .withDoc("forks and wakeups by the step of `select_task_rq()` that placed them (below)",
-              "the steps of `select_task_rq_fair()`"));
+      c.add(
+          Metric.of(PLACEMENT_PREFIX + path.key(), r -> r.placements(path))
+              .inFamily(PLACEMENT_PREFIX + "<path>")
+              .withDoc(
+                  "forks and wakeups by the step of `select_task_rq()` that placed them (below)",
+                  "the steps of `select_task_rq_fair()`"));
     }
-    c.add(Metric.of("rq_lock_hold_mean_us", r -> r.rqLockHold().meanNs() / 1e3)
-        .withLabel("rq-lock hold in balancing, mean (us)").withUnit("us").withBetter(Better.LOWER)
-        .withDoc("how long balancing holds a runqueue lock: `detach_tasks()` on the source"
-                + " runqueue, `sched_balance_update_blocked_averages()` (its cost, `-E"
-                + " blocked_load_update_cost`), the ILB's `update_rq_clock()` per CPU it balances"
-                + " (`-E ilb_visit_cost`)",
-            "the thread's lock-hold histogram"));
-    c.add(Metric.of("wasted_core_ms", r -> r.wastedCoreNs() / 1e6)
-        .withLabel("wasted core: CPU idle while a task waits (ms)").withUnit("ms")
-        .withBetter(Better.LOWER).withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("∫ min(CPUs with nothing to run, tasks waiting behind a running task) dt,"
-            + " affinity ignored", "the \"wasted cores\" measure of Lozi et al. (EuroSys 2016)"));
-    c.add(Metric.of("busy_pct", r -> percentOfCpuTime(r, busyNs(r)))
-        .withLabel("CPU busy (%)").withUnit("%").withUse(Use.CHART).withUse(Use.SWEEP)
-        .withDoc("task plus balancing time over all CPUs", "—"));
-    c.add(Metric.of("overhead_pct", r -> percentOfCpuTime(r, overheadNs(r)))
-        .withLabel("balancing overhead (% of CPU time)").withUnit("%").withBetter(Better.LOWER)
-        .withDoc("time spent balancing (ILB passes, newidle, periodic)", "—"));
-    c.add(Metric.of("tasks", r -> r.tasksCreated())
-        .withDoc("tasks created", "—"));
-    c.add(new Family(List.of(WORKLOAD_PREFIX + "<name>"),
-        "the workload's own figures, for example `workload_wakeup_p999_us` of `wl.schbench`,"
-            + " `workload_as_wake_to_run_us_mean` of `wl.build`; `wl.gemm`'s"
-            + " `workload_critical_lost_pct`, the share of its critical path (each panel"
-            + " k-step's last thread) lost to interference, and `workload_critical_lost_<cause>_pct`"
-            + " by cause: " + causeList() + " (the comparison table \"critical path\" shows them)",
-        "—",
-        (r, m) -> {
-          for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
-            m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
-          }
-        }));
-    c.add(new Family(List.of(PLUGIN_PREFIX + "<plugin id>.<name>", ENGINE_PREFIX + "<name>"),
-        "plugin counters, and the engine's own: `engine_ilb_aborts`, ILB passes cut short by a"
-            + " wakeup, `engine_deep_idle_exits`, IPIs that woke a core from the deep idle state of"
-            + " `-E deep_idle_exit`, `engine_memory_home_us` and `engine_memory_remote_us`,"
-            + " memory-bound CPU time at and away from the home node", "—",
-        (r, m) -> {
-          for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
-            m.put(counterKey(e.getKey()), e.getValue());
-          }
-        }));
-    c.add(Metric.of("events", r -> r.performance().eventsProcessed())
-        .withDoc("events the engine processed", "—"));
-    c.add(Metric.of("events_per_s", r -> r.performance().eventsPerSecond())
-        .withUnit("1/s").withUse(Use.WALL_CLOCK)
-        .withDoc("events per wall-clock second; not deterministic", "—"));
-    c.add(Metric.of("sim_seconds_per_wall_second", r -> r.simulatedPerWallSecond())
-        .withLabel("engine: simulated s per wall s").withUse(Use.SWEEP).withUse(Use.WALL_CLOCK)
-        .withDoc("simulated seconds per wall-clock second; not deterministic", "—"));
+    c.add(
+        Metric.of("rq_lock_hold_mean_us", r -> r.rqLockHold().meanNs() / 1e3)
+            .withLabel("rq-lock hold in balancing, mean (us)")
+            .withUnit("us")
+            .withBetter(Better.LOWER)
+            .withDoc(
+                "how long balancing holds a runqueue lock: `detach_tasks()` on the source"
+                    + " runqueue, `sched_balance_update_blocked_averages()` (its cost, `-E"
+                    + " blocked_load_update_cost`), the ILB's `update_rq_clock()` per CPU it balances"
+                    + " (`-E ilb_visit_cost`)",
+                "the thread's lock-hold histogram"));
+    c.add(
+        Metric.of("wasted_core_ms", r -> r.wastedCoreNs() / 1e6)
+            .withLabel("wasted core: CPU idle while a task waits (ms)")
+            .withUnit("ms")
+            .withBetter(Better.LOWER)
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc(
+                "∫ min(CPUs with nothing to run, tasks waiting behind a running task) dt,"
+                    + " affinity ignored",
+                "the \"wasted cores\" measure of Lozi et al. (EuroSys 2016)"));
+    c.add(
+        Metric.of("busy_pct", r -> percentOfCpuTime(r, busyNs(r)))
+            .withLabel("CPU busy (%)")
+            .withUnit("%")
+            .withUse(Use.CHART)
+            .withUse(Use.SWEEP)
+            .withDoc("task plus balancing time over all CPUs", "—"));
+    c.add(
+        Metric.of("overhead_pct", r -> percentOfCpuTime(r, overheadNs(r)))
+            .withLabel("balancing overhead (% of CPU time)")
+            .withUnit("%")
+            .withBetter(Better.LOWER)
+            .withDoc("time spent balancing (ILB passes, newidle, periodic)", "—"));
+    c.add(Metric.of("tasks", r -> r.tasksCreated()).withDoc("tasks created", "—"));
+    c.add(
+        new Family(
+            List.of(WORKLOAD_PREFIX + "<name>"),
+            "the workload's own figures, for example `workload_wakeup_p999_us` of `wl.schbench`,"
+                + " `workload_as_wake_to_run_us_mean` of `wl.build`; `wl.gemm`'s"
+                + " `workload_critical_lost_pct`, the share of its critical path (each panel"
+                + " k-step's last thread) lost to interference, and `workload_critical_lost_<cause>_pct`"
+                + " by cause: "
+                + causeList()
+                + " (the comparison table \"critical path\" shows them)",
+            "—",
+            (r, m) -> {
+              for (Map.Entry<String, Double> e : r.workload().extra().entrySet()) {
+                m.put(WORKLOAD_PREFIX + e.getKey(), e.getValue());
+              }
+            }));
+    c.add(
+        new Family(
+            List.of(PLUGIN_PREFIX + "<plugin id>.<name>", ENGINE_PREFIX + "<name>"),
+            "plugin counters, and the engine's own: `engine_ilb_aborts`, ILB passes cut short by a"
+                + " wakeup, `engine_deep_idle_exits`, IPIs that woke a core from the deep idle state of"
+                + " `-E deep_idle_exit`, `engine_memory_home_us` and `engine_memory_remote_us`,"
+                + " memory-bound CPU time at and away from the home node",
+            "—",
+            (r, m) -> {
+              for (Map.Entry<String, Long> e : r.pluginCounters().entrySet()) {
+                m.put(counterKey(e.getKey()), e.getValue());
+              }
+            }));
+    c.add(
+        Metric.of("events", r -> r.performance().eventsProcessed())
+            .withDoc("events the engine processed", "—"));
+    c.add(
+        Metric.of("events_per_s", r -> r.performance().eventsPerSecond())
+            .withUnit("1/s")
+            .withUse(Use.WALL_CLOCK)
+            .withDoc("events per wall-clock second; not deterministic", "—"));
+    c.add(
+        Metric.of("sim_seconds_per_wall_second", r -> r.simulatedPerWallSecond())
+            .withLabel("engine: simulated s per wall s")
+            .withUse(Use.SWEEP)
+            .withUse(Use.WALL_CLOCK)
+            .withDoc("simulated seconds per wall-clock second; not deterministic", "—"));
     return List.copyOf(c);
   }
 
@@ -364,8 +467,8 @@ public final class Metrics {
 
   /**
    * The name of domain level {@code level}, as the run's deepest CPU names it; a name the kernel
-   * gives several levels (the NUMA levels of {@code sched_init_numa()}, one per distance) gets
-   * its rank among them, bottom-up: {@code NUMA-1}, {@code NUMA-2}.
+   * gives several levels (the NUMA levels of {@code sched_init_numa()}, one per distance) gets its
+   * rank among them, bottom-up: {@code NUMA-1}, {@code NUMA-2}.
    */
   public static String levelName(SimulationResult r, int level) {
     List<String> names = r.levelNames();
@@ -392,8 +495,12 @@ public final class Metrics {
    */
   public static String workloadLabel(Map<String, Object> run) {
     boolean higher = Boolean.TRUE.equals(run.get("higher_is_better"));
-    return run.get("throughput_metric") + " (" + run.get("throughput_unit") + ", "
-        + (higher ? "higher" : "lower") + " is better)";
+    return run.get("throughput_metric")
+        + " ("
+        + run.get("throughput_unit")
+        + ", "
+        + (higher ? "higher" : "lower")
+        + " is better)";
   }
 
   /** The table label of {@code key}: its catalogue label, or the key itself. */
@@ -421,7 +528,10 @@ public final class Metrics {
   private static String causeList() {
     StringBuilder out = new StringBuilder();
     for (LostWork cause : LostWork.ALL) {
-      out.append(out.length() == 0 ? "" : "; ").append('`').append(cause.key()).append("`, ")
+      out.append(out.length() == 0 ? "" : "; ")
+          .append('`')
+          .append(cause.key())
+          .append("`, ")
           .append(cause.description());
     }
     return out.toString();

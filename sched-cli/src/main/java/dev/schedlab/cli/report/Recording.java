@@ -1,23 +1,24 @@
 package dev.schedlab.cli.report;
 
 import dev.schedlab.core.SimulationConfig;
-import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.Simulations;
+import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
 import dev.schedlab.topology.Topology;
 import java.util.Arrays;
 
 /**
- * The timeline of one run, recorded through the engine's {@link SimulationListener}: per-CPU
- * busy time in fixed time buckets (for the HTML heat map) and, when asked, an event log for the
- * Chrome trace: CPU slices (task, balancing, ILB pass), ILB kicks, migrations, {@code nr_running}
- * and the NOHZ idle mask weight. The log is capped at {@link #maxEvents}; past it, events are
- * dropped and {@link #truncatedAtNs()} says from when. Not thread-safe: one run, one thread.
+ * The timeline of one run, recorded through the engine's {@link SimulationListener}: per-CPU busy
+ * time in fixed time buckets (for the HTML heat map) and, when asked, an event log for the Chrome
+ * trace: CPU slices (task, balancing, ILB pass), ILB kicks, migrations, {@code nr_running} and the
+ * NOHZ idle mask weight. The log is capped at {@link #maxEvents}; past it, events are dropped and
+ * {@link #truncatedAtNs()} says from when. Not thread-safe: one run, one thread.
  */
 public final class Recording implements SimulationListener {
 
   /** Event kinds in the log. */
   static final int SLICE_TASK = 0;
+
   static final int SLICE_BALANCE = 1;
   static final int SLICE_ILB = 2;
   static final int KICK = 3;
@@ -36,6 +37,7 @@ public final class Recording implements SimulationListener {
   private final long bucketNs;
   private final boolean logEvents;
   private final int maxEvents;
+
   /** Written by the run's thread only; see {@link #latestNs()}. */
   private long latestNs;
 
@@ -139,8 +141,10 @@ public final class Recording implements SimulationListener {
     int current = activity[c];
     if (current != CpuActivity.IDLE.ordinal()) {
       addBusy(c, start, nowNs);
-      int sliceKind = current == CpuActivity.TASK.ordinal() ? SLICE_TASK
-          : ilbSlice[c] ? SLICE_ILB : SLICE_BALANCE;
+      int sliceKind =
+          current == CpuActivity.TASK.ordinal()
+              ? SLICE_TASK
+              : ilbSlice[c] ? SLICE_ILB : SLICE_BALANCE;
       log(sliceKind, start, nowNs, c, task[c], 0);
     }
     since[c] = nowNs;

@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * What a replay did per task, as a trace of it would show: CPU time, switches in (a CPU going to
- * this task from idle or from another task; balancing phases in between do not count), the
- * context switches of every CPU ({@code sched_switch} events: task to task, task to idle, idle
- * to task) and migrations ({@code set_task_cpu()} to another CPU, as {@code sched_migrate_task}
- * logs them) by the lowest sched-domain level spanning both CPUs. Not thread-safe: one run.
+ * this task from idle or from another task; balancing phases in between do not count), the context
+ * switches of every CPU ({@code sched_switch} events: task to task, task to idle, idle to task) and
+ * migrations ({@code set_task_cpu()} to another CPU, as {@code sched_migrate_task} logs them) by
+ * the lowest sched-domain level spanning both CPUs. Not thread-safe: one run.
  */
 public final class ReplayRecording implements SimulationListener {
 
@@ -27,8 +27,10 @@ public final class ReplayRecording implements SimulationListener {
   private final int[] running;
   private final int[] lastTask;
   private final long[] since;
+
   /** Migration counts by (from CPU << 32 | to CPU): a matrix would be N² on 8192 CPUs. */
   private final Map<Long, long[]> moves = new HashMap<>();
+
   private long contextSwitches;
 
   public ReplayRecording(int nrCpuIds) {
@@ -140,9 +142,9 @@ public final class ReplayRecording implements SimulationListener {
   }
 
   /**
-   * Counts of (from, to, count) triples by the lowest sched-domain level of {@code from} that
-   * spans {@code to}: the level's name, numbered from the second time a name repeats ({@code
-   * NUMA2}); {@code other} for CPUs the machine does not have or no level spans.
+   * Counts of (from, to, count) triples by the lowest sched-domain level of {@code from} that spans
+   * {@code to}: the level's name, numbered from the second time a name repeats ({@code NUMA2});
+   * {@code other} for CPUs the machine does not have or no level spans.
    */
   public static Map<String, Long> byLevel(long[] triples, SchedDomains domains) {
     Map<String, Long> counts = new LinkedHashMap<>();

@@ -53,10 +53,10 @@ public final class ReportFiles {
   private ReportFiles() {}
 
   /**
-   * Classifies {@code target} and checks that a report can go there: a regular file (or none
-   * yet) in a directory that exists or can be created as {@link #checkDirectory} allows (its own
-   * parent exists), so that {@code --schedstat out/ --trace out/run.json} works in a fresh
-   * directory; a character device or FIFO it may write to; or {@code -} for stdout.
+   * Classifies {@code target} and checks that a report can go there: a regular file (or none yet)
+   * in a directory that exists or can be created as {@link #checkDirectory} allows (its own parent
+   * exists), so that {@code --schedstat out/ --trace out/run.json} works in a fresh directory; a
+   * character device or FIFO it may write to; or {@code -} for stdout.
    *
    * @param option the option naming it, for the message
    */
@@ -82,8 +82,14 @@ public final class ReportFiles {
       try {
         real = given.toRealPath();
       } catch (IOException e) {
-        throw new BadInputException(option + " " + target + ": a symbolic link to a file that"
-            + " does not exist (" + FileProblems.describe(e) + "); give the path it should name");
+        throw new BadInputException(
+            option
+                + " "
+                + target
+                + ": a symbolic link to a file that"
+                + " does not exist ("
+                + FileProblems.describe(e)
+                + "); give the path it should name");
       }
     }
     BasicFileAttributes file = link.isSymbolicLink() ? attributes(real) : link;
@@ -101,9 +107,13 @@ public final class ReportFiles {
     if (type == S_IFCHR || type == S_IFIFO) {
       return stream(option, target, real);
     }
-    throw new BadInputException(option + " " + target + ": is a "
-        + (type == S_IFBLK ? "block device" : "socket or other special file")
-        + "; expected a regular file, a character device, a FIFO or - for stdout");
+    throw new BadInputException(
+        option
+            + " "
+            + target
+            + ": is a "
+            + (type == S_IFBLK ? "block device" : "socket or other special file")
+            + "; expected a regular file, a character device, a FIFO or - for stdout");
   }
 
   /**
@@ -112,8 +122,12 @@ public final class ReportFiles {
    */
   public static Path checkDirectory(String option, String target) {
     if (target.isEmpty() || target.equals("-")) {
-      throw new BadInputException(option + " '" + target + "': expected a directory name (one"
-          + " file per variant goes there)");
+      throw new BadInputException(
+          option
+              + " '"
+              + target
+              + "': expected a directory name (one"
+              + " file per variant goes there)");
     }
     Path path = path(option, target);
     if (Files.exists(path) && !Files.isDirectory(path)) {
@@ -122,15 +136,18 @@ public final class ReportFiles {
     Path existing = Files.isDirectory(path) ? path : path.getParent();
     if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
       throw new BadInputException(
-          option + " " + target + ": cannot create it (" + existing
+          option
+              + " "
+              + target
+              + ": cannot create it ("
+              + existing
               + " does not exist or is not writable)");
     }
     return path;
   }
 
   /**
-   * Refuses two reports on one file (after following links) and a report on a file the run
-   * reads.
+   * Refuses two reports on one file (after following links) and a report on a file the run reads.
    *
    * @param targets every report of the run, the per-variant {@code --schedstat} files included
    * @param inputs option values that may name input files, by how the user wrote them ({@code -W
@@ -144,8 +161,11 @@ public final class ReportFiles {
     for (int i = 0; i < targets.size(); i++) {
       for (int j = 0; j < i; j++) {
         if (keys.get(i).equals(keys.get(j))) {
-          throw new BadInputException(targets.get(i).describe() + ": the same file as "
-              + targets.get(j).describe() + "; give each report its own path");
+          throw new BadInputException(
+              targets.get(i).describe()
+                  + ": the same file as "
+                  + targets.get(j).describe()
+                  + "; give each report its own path");
         }
       }
     }
@@ -162,16 +182,19 @@ public final class ReportFiles {
       }
       int at = keys.indexOf(identity(path));
       if (at >= 0) {
-        throw new BadInputException(targets.get(at).describe() + ": is an input of this run ("
-            + input.getKey() + "); write the report elsewhere");
+        throw new BadInputException(
+            targets.get(at).describe()
+                + ": is an input of this run ("
+                + input.getKey()
+                + "); write the report elsewhere");
       }
     }
   }
 
   /**
    * Several reports written together: each file is staged in a temporary file beside its target;
-   * only when every one is complete are the streams written and the files moved into place.
-   * Closing without {@link #commit()} deletes what was staged.
+   * only when every one is complete are the streams written and the files moved into place. Closing
+   * without {@link #commit()} deletes what was staged.
    */
   public static final class Batch implements AutoCloseable {
     private final PrintStream stdout;
@@ -182,14 +205,16 @@ public final class ReportFiles {
     private final Set<Path> swept = new HashSet<>();
     private boolean wroteStdout;
 
-    /** @param stdout where {@link ReportTarget.Kind#STDOUT} reports go */
+    /**
+     * @param stdout where {@link ReportTarget.Kind#STDOUT} reports go
+     */
     public Batch(PrintStream stdout) {
       this.stdout = stdout;
     }
 
     /**
-     * Stages {@code content} for {@code target}: a file is written now into its temporary file
-     * (its directory created if needed), a stream or stdout at {@link #commit()}.
+     * Stages {@code content} for {@code target}: a file is written now into its temporary file (its
+     * directory created if needed), a stream or stdout at {@link #commit()}.
      *
      * @throws BadInputException naming the target and the reason when it cannot be written
      */
@@ -210,9 +235,14 @@ public final class ReportFiles {
         files.add(target);
         temps.add(temp);
         // Not Files.createTempFile: its owner-only permissions would stick to the report.
-        try (Writer out = new BufferedWriter(Files.newBufferedWriter(temp,
-            StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-            1 << 16)) {
+        try (Writer out =
+            new BufferedWriter(
+                Files.newBufferedWriter(
+                    temp,
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE),
+                1 << 16)) {
           content.writeTo(out);
         }
       } catch (IOException e) {
@@ -256,10 +286,11 @@ public final class ReportFiles {
         wroteStdout = true;
         return;
       }
-      try (OutputStream stream = Files.newOutputStream(target.path(), StandardOpenOption.WRITE,
-              StandardOpenOption.APPEND);
-          Writer out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8),
-              1 << 16)) {
+      try (OutputStream stream =
+              Files.newOutputStream(
+                  target.path(), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+          Writer out =
+              new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16)) {
         content.writeTo(out);
       } catch (IOException e) {
         throw cannotWrite(target, e);
@@ -281,8 +312,7 @@ public final class ReportFiles {
 
   private static void move(Path temp, Path target) throws IOException {
     try {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
-          StandardCopyOption.REPLACE_EXISTING);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
     }
@@ -298,10 +328,16 @@ public final class ReportFiles {
   private static void checkParent(String option, String target, Path path) {
     Path parent = path.getParent();
     Path existing = parent == null || Files.isDirectory(parent) ? parent : parent.getParent();
-    if (existing == null || Files.exists(parent) && !Files.isDirectory(parent)
-        || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+    if (existing == null
+        || Files.exists(parent) && !Files.isDirectory(parent)
+        || !Files.isDirectory(existing)
+        || !Files.isWritable(existing)) {
       throw new BadInputException(
-          option + " " + target + ": directory " + parent
+          option
+              + " "
+              + target
+              + ": directory "
+              + parent
               + " does not exist and cannot be created, or is not writable");
     }
   }
@@ -315,8 +351,8 @@ public final class ReportFiles {
     try {
       return Path.of(target).toAbsolutePath().normalize();
     } catch (InvalidPathException e) {
-      throw new BadInputException(option + " " + target + ": not a valid path (" + e.getReason()
-          + ")");
+      throw new BadInputException(
+          option + " " + target + ": not a valid path (" + e.getReason() + ")");
     }
   }
 

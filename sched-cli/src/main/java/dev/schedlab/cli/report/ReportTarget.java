@@ -15,8 +15,8 @@ public record ReportTarget(String option, String given, Path path, Kind kind) {
   /** How a report reaches its target. */
   public enum Kind {
     /**
-     * A regular file, absent or present: written to a temporary file beside it and renamed over
-     * it when every report of the run is complete.
+     * A regular file, absent or present: written to a temporary file beside it and renamed over it
+     * when every report of the run is complete.
      */
     FILE,
     /** A character device or a FIFO: opened and written, never replaced. */

@@ -23,9 +23,9 @@ import java.util.Map;
  * Everything a report needs to say what produced it: the build (version and commit) and the full
  * scenario (the machine and every parameter, the workload and every parameter, every engine
  * assumption, the variants with their resolved plugins and parameters, seed, duration, HZ, the
- * kernel rules in force), plus the command line that runs it again ({@code schedlab rerun}) and
- * a checksum of every input file that line names, so a rerun can tell a changed input from a
- * changed result.
+ * kernel rules in force), plus the command line that runs it again ({@code schedlab rerun}) and a
+ * checksum of every input file that line names, so a rerun can tell a changed input from a changed
+ * result.
  *
  * @param command the command that made the report, {@code compare} or {@code run}
  * @param arguments that command's scenario arguments, output options left out
@@ -48,12 +48,15 @@ public record ScenarioRecord(
     List<Object> inputs = new ArrayList<>();
     args.add("--machine");
     args.add(scenario.machineId());
-    scenario.machineOverrides().forEach((k, v) -> {
-      args.add("-M");
-      args.add(k + "=" + v);
-      settings.add("-M " + k + "=" + v);
-      input(inputs, "-M " + k, v);
-    });
+    scenario
+        .machineOverrides()
+        .forEach(
+            (k, v) -> {
+              args.add("-M");
+              args.add(k + "=" + v);
+              settings.add("-M " + k + "=" + v);
+              input(inputs, "-M " + k, v);
+            });
     if (scenario.nohzFull() != null) {
       args.add("--nohz-full");
       args.add(scenario.nohzFull());
@@ -66,19 +69,32 @@ public record ScenarioRecord(
     }
     args.add("--workload");
     args.add(scenario.workload().id());
-    scenario.workloadOverrides().forEach((k, v) -> {
-      args.add("-W");
-      args.add(k + "=" + v);
-      settings.add("-W " + k + "=" + v);
-      input(inputs, "-W " + k, v);
-    });
+    scenario
+        .workloadOverrides()
+        .forEach(
+            (k, v) -> {
+              args.add("-W");
+              args.add(k + "=" + v);
+              settings.add("-W " + k + "=" + v);
+              input(inputs, "-W " + k, v);
+            });
     String duration = ParameterSpec.formatDurationNs(scenario.durationNs());
-    args.addAll(List.of("--duration", duration, "--seed", Long.toString(scenario.seed()),
-        "--hz", Integer.toString(scenario.hz())));
-    scenario.engineSettings().given().forEach((k, v) -> {
-      args.add("-E");
-      args.add(k + "=" + v);
-    });
+    args.addAll(
+        List.of(
+            "--duration",
+            duration,
+            "--seed",
+            Long.toString(scenario.seed()),
+            "--hz",
+            Integer.toString(scenario.hz())));
+    scenario
+        .engineSettings()
+        .given()
+        .forEach(
+            (k, v) -> {
+              args.add("-E");
+              args.add(k + "=" + v);
+            });
     scenario.engineSettings().nonDefault().forEach((k, v) -> settings.add("-E " + k + "=" + v));
     List<Object> variantBlocks = new ArrayList<>();
     for (Variant v : variants) {
@@ -97,9 +113,11 @@ public record ScenarioRecord(
     block.put("workload_parameters", new LinkedHashMap<>(scenario.workloadParameters()));
     Map<String, String> engine = scenario.engineSettings().text();
     block.put("engine_settings", engine);
-    block.put("kernel_rules", "true".equals(engine.get("mainline_deltas"))
-        ? "mainline after 7.1 (post-7.1 balancing and asym/SMT wakeup rules)"
-        : "7.1.5 (-E mainline_deltas=false)");
+    block.put(
+        "kernel_rules",
+        "true".equals(engine.get("mainline_deltas"))
+            ? "mainline after 7.1 (post-7.1 balancing and asym/SMT wakeup rules)"
+            : "7.1.5 (-E mainline_deltas=false)");
     block.put("seed", scenario.seed());
     block.put("duration", duration);
     block.put("duration_ns", scenario.durationNs());
@@ -126,10 +144,15 @@ public record ScenarioRecord(
     for (PluginRef ref : v.plugins()) {
       Map<String, Object> plugin = new LinkedHashMap<>();
       plugin.put("id", ref.id());
-      plugin.put("parameters", registry.find(ref.id())
-          .map(p -> (Object) new LinkedHashMap<>(
-              p.descriptor().resolve(ref.overrides()).asText()))
-          .orElse(Map.of()));
+      plugin.put(
+          "parameters",
+          registry
+              .find(ref.id())
+              .map(
+                  p ->
+                      (Object)
+                          new LinkedHashMap<>(p.descriptor().resolve(ref.overrides()).asText()))
+              .orElse(Map.of()));
       plugins.add(plugin);
     }
     block.put("plugins", plugins);

@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * beside their target. A run that is stopped (SIGTERM, SIGINT) removes its own from a shutdown
  * hook; one killed outright (SIGKILL, power loss) cannot, so a later run that writes into the same
  * directory removes those whose process no longer exists. Files of the naming older runs used
- * ({@code .<target>.<hex>.tmp}, no process id) are removed once an hour old: a report is written
- * in seconds, so nothing is still writing them.
+ * ({@code .<target>.<hex>.tmp}, no process id) are removed once an hour old: a report is written in
+ * seconds, so nothing is still writing them.
  */
 final class TempFiles {
 
@@ -54,8 +54,9 @@ final class TempFiles {
     if (shuttingDown) {
       throw new IOException("interrupted");
     }
-    Path temp = target.resolveSibling(name(target.getFileName().toString(), PID,
-        ThreadLocalRandom.current().nextLong()));
+    Path temp =
+        target.resolveSibling(
+            name(target.getFileName().toString(), PID, ThreadLocalRandom.current().nextLong()));
     LIVE.add(temp);
     return temp;
   }
@@ -81,9 +82,9 @@ final class TempFiles {
   }
 
   /**
-   * Removes stale temporary files of our naming from {@code dir}: those of processes that no
-   * longer run, and those of the old naming an hour old. Only regular files, never through a
-   * symbolic link; a file that cannot be removed is left.
+   * Removes stale temporary files of our naming from {@code dir}: those of processes that no longer
+   * run, and those of the old naming an hour old. Only regular files, never through a symbolic
+   * link; a file that cannot be removed is left.
    */
   static void sweep(Path dir) {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, ".*.tmp")) {

@@ -15,7 +15,7 @@ public final class TextTable {
   private final int labelColumns;
   private final List<String[]> rows = new ArrayList<>();
 
-public   TextTable(int labelColumns) {
+  public TextTable(int labelColumns) {
     this.labelColumns = labelColumns;
   }
 

@@ -33,8 +33,13 @@ public final class TraceWriter {
       long truncated = o.recording().truncatedAtNs();
       if (truncated >= 0) {
         meta.append(",\"truncated_").append(o.spec().variant().name()).append("\":");
-        Json.string(meta, "event log full (" + o.recording().maxEvents() + " events) at "
-            + micros(truncated) + " us; later events are missing");
+        Json.string(
+            meta,
+            "event log full ("
+                + o.recording().maxEvents()
+                + " events) at "
+                + micros(truncated)
+                + " us; later events are missing");
       }
     }
     meta.append('}');
@@ -89,50 +94,76 @@ public final class TraceWriter {
       begin();
       int cpu = r.cpu(i);
       switch (r.kind(i)) {
-        case Recording.SLICE_TASK -> slice(pid, r, i, "task " + r.value(i), "task",
-            ",\"args\":{\"task\":" + r.value(i) + "}");
+        case Recording.SLICE_TASK ->
+            slice(
+                pid, r, i, "task " + r.value(i), "task", ",\"args\":{\"task\":" + r.value(i) + "}");
         case Recording.SLICE_BALANCE -> slice(pid, r, i, "balance", "balance", "");
         case Recording.SLICE_ILB -> slice(pid, r, i, "ILB", "ilb", "");
         case Recording.KICK -> {
-          instant(pid, cpu, r.time(i), r.value(i) < 0 ? "ILB kick (no idle CPU)" : "ILB kick",
-              "kick");
+          instant(
+              pid, cpu, r.time(i), r.value(i) < 0 ? "ILB kick (no idle CPU)" : "ILB kick", "kick");
           line.append(",\"args\":{\"ilb_cpu\":")
-              .append(r.value(i) < 0 ? "null" : Integer.toString(r.value(i))).append("}}");
+              .append(r.value(i) < 0 ? "null" : Integer.toString(r.value(i)))
+              .append("}}");
         }
         case Recording.MIGRATION -> {
           instant(pid, cpu, r.time(i), "migrate", "migration");
-          line.append(",\"args\":{\"task\":").append(r.other(i)).append(",\"from\":").append(cpu)
-              .append(",\"to\":").append(r.value(i)).append("}}");
+          line.append(",\"args\":{\"task\":")
+              .append(r.other(i))
+              .append(",\"from\":")
+              .append(cpu)
+              .append(",\"to\":")
+              .append(r.value(i))
+              .append("}}");
         }
-        case Recording.NR_RUNNING -> counter(pid, r.time(i), "nr_running CPU " + cpu,
-            "nr_running", r.value(i));
-        case Recording.NOHZ_WEIGHT -> counter(pid, r.time(i), "nohz.idle_cpus_mask weight",
-            "cpus", r.value(i));
+        case Recording.NR_RUNNING ->
+            counter(pid, r.time(i), "nr_running CPU " + cpu, "nr_running", r.value(i));
+        case Recording.NOHZ_WEIGHT ->
+            counter(pid, r.time(i), "nohz.idle_cpus_mask weight", "cpus", r.value(i));
         default -> throw new IllegalStateException("unknown event kind " + r.kind(i));
       }
       flush();
     }
 
     private void slice(int pid, Recording r, int i, String name, String category, String args) {
-      line.append("{\"name\":\"").append(name).append("\",\"cat\":\"").append(category)
-          .append("\",\"ph\":\"X\",\"pid\":").append(pid).append(",\"tid\":").append(r.cpu(i))
+      line.append("{\"name\":\"")
+          .append(name)
+          .append("\",\"cat\":\"")
+          .append(category)
+          .append("\",\"ph\":\"X\",\"pid\":")
+          .append(pid)
+          .append(",\"tid\":")
+          .append(r.cpu(i))
           .append(",\"ts\":");
       appendMicros(line, r.time(i)).append(",\"dur\":");
       appendMicros(line, r.end(i) - r.time(i)).append(args).append('}');
     }
 
     private void instant(int pid, int tid, long ns, String name, String category) {
-      line.append("{\"name\":\"").append(name).append("\",\"cat\":\"").append(category)
-          .append("\",\"ph\":\"i\",\"s\":\"t\",\"pid\":").append(pid).append(",\"tid\":")
-          .append(tid).append(",\"ts\":");
+      line.append("{\"name\":\"")
+          .append(name)
+          .append("\",\"cat\":\"")
+          .append(category)
+          .append("\",\"ph\":\"i\",\"s\":\"t\",\"pid\":")
+          .append(pid)
+          .append(",\"tid\":")
+          .append(tid)
+          .append(",\"ts\":");
       appendMicros(line, ns);
     }
 
     private void counter(int pid, long ns, String name, String series, int value) {
-      line.append("{\"name\":\"").append(name).append("\",\"ph\":\"C\",\"pid\":").append(pid)
+      line.append("{\"name\":\"")
+          .append(name)
+          .append("\",\"ph\":\"C\",\"pid\":")
+          .append(pid)
           .append(",\"ts\":");
-      appendMicros(line, ns).append(",\"args\":{\"").append(series)
-          .append("\":").append(value).append("}}");
+      appendMicros(line, ns)
+          .append(",\"args\":{\"")
+          .append(series)
+          .append("\":")
+          .append(value)
+          .append("}}");
     }
 
     private void begin() throws IOException {

@@ -31,8 +31,8 @@ public final class CsvRowStore implements RowStore {
   }
 
   /**
-   * Opens {@code path}: with {@code resume}, reads the rows there and appends after them;
-   * otherwise starts a new file, refusing to overwrite one that has rows.
+   * Opens {@code path}: with {@code resume}, reads the rows there and appends after them; otherwise
+   * starts a new file, refusing to overwrite one that has rows.
    *
    * @throws BadInputException for a Parquet path, a missing file to resume, an existing one to
    *     start, or rows that belong to another sweep
@@ -40,27 +40,36 @@ public final class CsvRowStore implements RowStore {
   public static CsvRowStore open(Path path, SweepPlan plan, boolean resume) {
     String option = resume ? "--resume " : "--rows ";
     if (path.toString().endsWith(".parquet")) {
-      throw new BadInputException(option + path + ": Parquet rows need --engine spark; this"
-          + " engine writes CSV (any other file name)");
+      throw new BadInputException(
+          option
+              + path
+              + ": Parquet rows need --engine spark; this"
+              + " engine writes CSV (any other file name)");
     }
     try {
       List<SweepRow> stored = new ArrayList<>();
       boolean fresh;
       if (resume) {
         if (!Files.isRegularFile(path)) {
-          throw new BadInputException(option + path + ": no such file; start the sweep with"
-              + " --rows " + path);
+          throw new BadInputException(
+              option + path + ": no such file; start the sweep with" + " --rows " + path);
         }
         fresh = read(path, plan, stored, option + path);
       } else {
         if (Files.exists(path) && Files.size(path) > 0) {
-          throw new BadInputException(option + path + ": already exists; continue it with"
-              + " --resume " + path + " or remove it");
+          throw new BadInputException(
+              option
+                  + path
+                  + ": already exists; continue it with"
+                  + " --resume "
+                  + path
+                  + " or remove it");
         }
         fresh = true;
       }
-      BufferedWriter writer = Files.newBufferedWriter(path, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      BufferedWriter writer =
+          Files.newBufferedWriter(
+              path, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       if (fresh) {
         writer.write(Csv.line(RowColumns.header(plan)));
         writer.flush();
@@ -72,8 +81,8 @@ public final class CsvRowStore implements RowStore {
   }
 
   /**
-   * Reads the rows of {@code path} into {@code rows}, cutting off a last line left incomplete by
-   * a run that was stopped; returns whether the file had no header yet.
+   * Reads the rows of {@code path} into {@code rows}, cutting off a last line left incomplete by a
+   * run that was stopped; returns whether the file had no header yet.
    */
   private static boolean read(Path path, SweepPlan plan, List<SweepRow> rows, String where)
       throws IOException {
@@ -90,8 +99,11 @@ public final class CsvRowStore implements RowStore {
     }
     List<String> header = RowColumns.header(plan);
     if (!parseLine(lines[0]).equals(header)) {
-      throw new BadInputException(where + ": its columns are not this sweep's ("
-          + String.join(",", header) + "); resume with the arguments that wrote it");
+      throw new BadInputException(
+          where
+              + ": its columns are not this sweep's ("
+              + String.join(",", header)
+              + "); resume with the arguments that wrote it");
     }
     for (int i = 1; i < lines.length; i++) {
       if (!lines[i].isEmpty()) {

@@ -59,11 +59,20 @@ public final class RowColumns {
   /** The row's cells as text, in {@link #header} order; an unreported metric is empty. */
   public static List<String> cells(SweepPlan plan, SweepRow row) {
     SweepCell cell = plan.cell(row.cell());
-    List<String> cells = new ArrayList<>(List.of(plan.id(), Long.toString(row.cell()),
-        variantName(cell.variant()), Long.toString(cell.seed())));
+    List<String> cells =
+        new ArrayList<>(
+            List.of(
+                plan.id(),
+                Long.toString(row.cell()),
+                variantName(cell.variant()),
+                Long.toString(cell.seed())));
     cells.addAll(pointValues(plan, cell.point()));
-    cells.addAll(List.of(row.throughputMetric(), row.throughputUnit(),
-        Boolean.toString(row.higherIsBetter()), String.join(";", row.reported())));
+    cells.addAll(
+        List.of(
+            row.throughputMetric(),
+            row.throughputUnit(),
+            Boolean.toString(row.higherIsBetter()),
+            String.join(";", row.reported())));
     for (int m = 0; m < plan.metrics().size(); m++) {
       cells.add(row.missing().get(m) ? "" : number(row.value(m)));
     }
@@ -79,8 +88,8 @@ public final class RowColumns {
   public static SweepRow parse(SweepPlan plan, List<String> cells, String where) {
     List<String> header = header(plan);
     if (cells.size() != header.size()) {
-      throw new BadInputException(where + ": " + cells.size() + " columns, expected "
-          + header.size());
+      throw new BadInputException(
+          where + ": " + cells.size() + " columns, expected " + header.size());
     }
     long index;
     long seed;
@@ -110,12 +119,18 @@ public final class RowColumns {
         try {
           values[m] = Double.parseDouble(text);
         } catch (NumberFormatException e) {
-          throw new BadInputException(where + ": " + plan.metrics().get(m) + " is not a number: "
-              + text, e);
+          throw new BadInputException(
+              where + ": " + plan.metrics().get(m) + " is not a number: " + text, e);
         }
       }
     }
-    return new SweepRow(index, metric, unit, higher, values, missing,
+    return new SweepRow(
+        index,
+        metric,
+        unit,
+        higher,
+        values,
+        missing,
         reported.isEmpty() ? List.of() : List.of(reported.split(";")));
   }
 
@@ -124,23 +139,48 @@ public final class RowColumns {
    *
    * @throws BadInputException naming the first difference
    */
-  public static void verify(SweepPlan plan, String where, String sweep, long index,
-      String variant, long seed, List<String> point) {
+  public static void verify(
+      SweepPlan plan,
+      String where,
+      String sweep,
+      long index,
+      String variant,
+      long seed,
+      List<String> point) {
     if (!sweep.equals(plan.id())) {
-      throw new BadInputException(where + ": written by another sweep (" + sweep + "; this one is "
-          + plan.id() + "); resume with the arguments that wrote it");
+      throw new BadInputException(
+          where
+              + ": written by another sweep ("
+              + sweep
+              + "; this one is "
+              + plan.id()
+              + "); resume with the arguments that wrote it");
     }
     if (index < 0 || index >= plan.cellCount()) {
-      throw new BadInputException(where + ": cell " + index + " is not one of this sweep's "
-          + plan.cellCount());
+      throw new BadInputException(
+          where + ": cell " + index + " is not one of this sweep's " + plan.cellCount());
     }
     SweepCell cell = plan.cell(index);
     List<String> expected = pointValues(plan, cell.point());
-    if (!variantName(cell.variant()).equals(variant) || cell.seed() != seed
+    if (!variantName(cell.variant()).equals(variant)
+        || cell.seed() != seed
         || !expected.equals(point)) {
-      throw new BadInputException(where + ": cell " + index + " is " + variant + " seed " + seed
-          + " " + point + " but this sweep's is " + variantName(cell.variant()) + " seed "
-          + cell.seed() + " " + expected);
+      throw new BadInputException(
+          where
+              + ": cell "
+              + index
+              + " is "
+              + variant
+              + " seed "
+              + seed
+              + " "
+              + point
+              + " but this sweep's is "
+              + variantName(cell.variant())
+              + " seed "
+              + cell.seed()
+              + " "
+              + expected);
     }
   }
 

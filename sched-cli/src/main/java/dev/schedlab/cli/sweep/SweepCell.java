@@ -32,7 +32,10 @@ public record SweepCell(
 
   /** The cell's scenario: the options with the point's values. */
   public Scenario scenario(PluginRegistry registry) {
-    return Scenario.resolve(registry, options, SweepPlan.part(point, SweepPlan.MACHINE_PREFIX),
+    return Scenario.resolve(
+        registry,
+        options,
+        SweepPlan.part(point, SweepPlan.MACHINE_PREFIX),
         SweepPlan.part(point, ""),
         EngineSettings.parse(SweepPlan.items(SweepPlan.part(point, SweepPlan.ENGINE_PREFIX))));
   }
@@ -45,7 +48,9 @@ public record SweepCell(
    */
   public SweepRow run(PluginRegistry registry, List<String> metrics) {
     Variant parsed = Variant.parseAll(List.of(variant), registry).get(0);
-    return SweepRow.of(index,
-        Metrics.of(Simulations.run(scenario(registry).config(registry, parsed, seed))), metrics);
+    return SweepRow.of(
+        index,
+        Metrics.of(Simulations.run(scenario(registry).config(registry, parsed, seed))),
+        metrics);
   }
 }

@@ -6,8 +6,8 @@ import java.io.PrintStream;
  * Where a sweep engine reports and how far it may spread.
  *
  * @param err progress and notes
- * @param interactive whether to show progress on {@code err}: it is a terminal someone watches,
- *     or --progress asked for it
+ * @param interactive whether to show progress on {@code err}: it is a terminal someone watches, or
+ *     --progress asked for it
  * @param quiet whether progress was turned off ({@code --quiet})
  * @param threads {@code --threads}, or null for the engine's default
  */

@@ -31,8 +31,8 @@ public interface SweepEngine extends AutoCloseable {
    * can write another format (Parquet for Spark) chooses by the path.
    *
    * @param resume whether the rows already there are read (and the file must exist)
-   * @throws IllegalArgumentException for a path this engine cannot write, or rows that belong
-   *     to another sweep
+   * @throws IllegalArgumentException for a path this engine cannot write, or rows that belong to
+   *     another sweep
    */
   default RowStore rows(Path path, SweepPlan plan, boolean resume, SweepContext context) {
     return CsvRowStore.open(path, plan, resume);

@@ -15,8 +15,8 @@ import java.util.Map;
  * Everything a sweep runs, as plain data that can be sent to other machines: the scenario options,
  * the grid of {@code -M}/{@code -W}/{@code -E} values, the variants as typed, the seeds and the
  * metrics summarised. Its cells (grid point × variant × seed) are numbered, grid points varying
- * slowest and seeds fastest, and {@link #cell} derives any one from its number, so no list of
- * cells is ever built.
+ * slowest and seeds fastest, and {@link #cell} derives any one from its number, so no list of cells
+ * is ever built.
  */
 public final class SweepPlan implements Serializable {
 
@@ -44,8 +44,12 @@ public final class SweepPlan implements Serializable {
    * @param seeds the seeds each point and variant runs with
    * @param metrics the metric keys summarised, in order
    */
-  public SweepPlan(ScenarioOptions options, Map<String, List<String>> grid, List<String> variants,
-      List<Long> seeds, List<String> metrics) {
+  public SweepPlan(
+      ScenarioOptions options,
+      Map<String, List<String>> grid,
+      List<String> variants,
+      List<Long> seeds,
+      List<String> metrics) {
     this.options = options;
     this.grid = new LinkedHashMap<>();
     long points = 1;
@@ -98,11 +102,12 @@ public final class SweepPlan implements Serializable {
   /** The grid keys with more than one value, in grid order. */
   public List<String> varying() {
     List<String> varying = new ArrayList<>();
-    grid.forEach((key, values) -> {
-      if (values.size() > 1) {
-        varying.add(key);
-      }
-    });
+    grid.forEach(
+        (key, values) -> {
+          if (values.size() > 1) {
+            varying.add(key);
+          }
+        });
     return varying;
   }
 
@@ -145,8 +150,12 @@ public final class SweepPlan implements Serializable {
 
   private String fingerprint() {
     StringBuilder text = new StringBuilder();
-    text.append(options.machine).append('\n').append(options.workload).append('\n')
-        .append(options.canonical()).append('\n');
+    text.append(options.machine)
+        .append('\n')
+        .append(options.workload)
+        .append('\n')
+        .append(options.canonical())
+        .append('\n');
     grid.forEach((key, values) -> text.append(key).append('=').append(values).append('\n'));
     text.append(variants).append('\n');
     for (long seed : seeds) {
@@ -154,8 +163,9 @@ public final class SweepPlan implements Serializable {
     }
     text.append('\n').append(metrics);
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(text.toString().getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(text.toString().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required of every Java platform", e);
@@ -168,12 +178,13 @@ public final class SweepPlan implements Serializable {
    */
   public static Map<String, String> part(Map<String, String> point, String prefix) {
     Map<String, String> part = new LinkedHashMap<>();
-    point.forEach((key, value) -> {
-      boolean workloadKey = !key.startsWith(MACHINE_PREFIX) && !key.startsWith(ENGINE_PREFIX);
-      if (prefix.isEmpty() ? workloadKey : key.startsWith(prefix)) {
-        part.put(key.substring(prefix.length()), value);
-      }
-    });
+    point.forEach(
+        (key, value) -> {
+          boolean workloadKey = !key.startsWith(MACHINE_PREFIX) && !key.startsWith(ENGINE_PREFIX);
+          if (prefix.isEmpty() ? workloadKey : key.startsWith(prefix)) {
+            part.put(key.substring(prefix.length()), value);
+          }
+        });
     return part;
   }
 

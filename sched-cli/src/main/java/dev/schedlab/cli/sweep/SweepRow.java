@@ -23,8 +23,14 @@ import java.util.Map;
  * @param reported the workload figure and plugin counter keys the run reported, in order
  */
 public record SweepRow(
-    long cell, String throughputMetric, String throughputUnit, boolean higherIsBetter,
-    double[] values, BitSet missing, List<String> reported) implements Serializable {
+    long cell,
+    String throughputMetric,
+    String throughputUnit,
+    boolean higherIsBetter,
+    double[] values,
+    BitSet missing,
+    List<String> reported)
+    implements Serializable {
 
   public SweepRow {
     reported = List.copyOf(reported);
@@ -46,9 +52,14 @@ public record SweepRow(
         reported.add(key);
       }
     }
-    return new SweepRow(cell, String.valueOf(figures.get("throughput_metric")),
+    return new SweepRow(
+        cell,
+        String.valueOf(figures.get("throughput_metric")),
         String.valueOf(figures.get("throughput_unit")),
-        Boolean.TRUE.equals(figures.get("higher_is_better")), values, missing, reported);
+        Boolean.TRUE.equals(figures.get("higher_is_better")),
+        values,
+        missing,
+        reported);
   }
 
   /** Metric {@code m}'s value, NaN when the run did not report it. */

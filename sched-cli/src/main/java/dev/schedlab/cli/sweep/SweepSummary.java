@@ -18,16 +18,15 @@ import java.util.Set;
 /**
  * A sweep's rows summarised as {@code sweep} prints them, whichever engine ran the cells: per grid
  * point and variant the mean and spread of each metric over the seeds, the change of the mean from
- * the first variant, and the same comparison paired seed by seed; as CSV, or as a table for
- * people.
+ * the first variant, and the same comparison paired seed by seed; as CSV, or as a table for people.
  */
 public final class SweepSummary {
 
   private SweepSummary() {}
 
   /**
-   * Checks, before anything is printed, that every workload figure and plugin counter asked for
-   * was reported by at least one run.
+   * Checks, before anything is printed, that every workload figure and plugin counter asked for was
+   * reported by at least one run.
    */
   public static void requireReported(List<String> metrics, List<SweepRow> rows) {
     Set<String> reported = new LinkedHashSet<>();
@@ -36,8 +35,11 @@ public final class SweepSummary {
     }
     for (String key : metrics) {
       if (!Metrics.NUMBERS.contains(key) && !reported.contains(key)) {
-        throw new BadInputException("--metric " + key + ": no run reported it; reported: "
-            + (reported.isEmpty() ? "none" : String.join(", ", reported)));
+        throw new BadInputException(
+            "--metric "
+                + key
+                + ": no run reported it; reported: "
+                + (reported.isEmpty() ? "none" : String.join(", ", reported)));
       }
     }
   }
@@ -51,14 +53,16 @@ public final class SweepSummary {
    * @param paired each metric compared seed by seed with the first variant; empty for the first
    */
   public record VariantSummary(
-      Variant variant, Map<String, Summary> metrics, SweepRow firstRun,
+      Variant variant,
+      Map<String, Summary> metrics,
+      SweepRow firstRun,
       Map<String, Paired> paired) {}
 
   /**
    * One metric of a variant compared with the first variant on the same seeds.
    *
-   * @param meanChangePct the mean over seeds of the relative change, in percent (NaN when the
-   *     first variant's value is 0 on every seed)
+   * @param meanChangePct the mean over seeds of the relative change, in percent (NaN when the first
+   *     variant's value is 0 on every seed)
    * @param higher seeds on which this variant's value is higher
    * @param lower seeds on which it is lower
    */
@@ -197,8 +201,20 @@ public final class SweepSummary {
     StringBuilder out = new StringBuilder();
     List<String> header = new ArrayList<>(List.of("machine", "workload", "variant"));
     header.addAll(varying);
-    header.addAll(List.of("metric", "unit", "runs", "mean", "stddev", "min", "max",
-        "change_pct", "paired_change_pct", "seeds_higher", "seeds_lower", "sign_test_p"));
+    header.addAll(
+        List.of(
+            "metric",
+            "unit",
+            "runs",
+            "mean",
+            "stddev",
+            "min",
+            "max",
+            "change_pct",
+            "paired_change_pct",
+            "seeds_higher",
+            "seeds_lower",
+            "sign_test_p"));
     out.append(Csv.line(header));
     for (PointSummary point : summaries) {
       Map<String, Summary> first = point.variants().get(0).metrics();
@@ -206,24 +222,37 @@ public final class SweepSummary {
         boolean base = v == point.variants().get(0);
         for (String metric : metrics) {
           Summary s = v.metrics().get(metric);
-          List<String> cells = new ArrayList<>(List.of(scenario.machineId(),
-              scenario.workload().id(), v.variant().name()));
+          List<String> cells =
+              new ArrayList<>(
+                  List.of(scenario.machineId(), scenario.workload().id(), v.variant().name()));
           for (String key : varying) {
             cells.add(point.point().get(key));
           }
           boolean main = metric.equals("throughput");
           String unit = main ? v.firstRun().throughputUnit() : "";
-          double change = base ? Double.NaN
-              : TextTable.changePct(first.get(metric).mean(), s.mean());
+          double change =
+              base ? Double.NaN : TextTable.changePct(first.get(metric).mean(), s.mean());
           // The workload's own metric goes by its own name (FLOP/s throughput, p99 latency...).
           String name = main ? v.firstRun().throughputMetric() : metric;
-          cells.addAll(List.of(name, unit, Integer.toString(seedCount), Csv.value(s.mean()),
-              Csv.value(s.stddev()), Csv.value(s.min()), Csv.value(s.max()),
-              base ? "" : Csv.value(change)));
+          cells.addAll(
+              List.of(
+                  name,
+                  unit,
+                  Integer.toString(seedCount),
+                  Csv.value(s.mean()),
+                  Csv.value(s.stddev()),
+                  Csv.value(s.min()),
+                  Csv.value(s.max()),
+                  base ? "" : Csv.value(change)));
           Paired paired = v.paired().get(metric);
-          cells.addAll(paired == null ? List.of("", "", "", "")
-              : List.of(Csv.value(paired.meanChangePct()), Integer.toString(paired.higher()),
-                  Integer.toString(paired.lower()), Csv.value(paired.signTestP())));
+          cells.addAll(
+              paired == null
+                  ? List.of("", "", "", "")
+                  : List.of(
+                      Csv.value(paired.meanChangePct()),
+                      Integer.toString(paired.higher()),
+                      Integer.toString(paired.lower()),
+                      Csv.value(paired.signTestP())));
           out.append(Csv.line(cells));
         }
       }
@@ -232,19 +261,24 @@ public final class SweepSummary {
   }
 
   /**
-   * The same summaries for people: a heading naming the machine, workload and seeds, then per
-   * grid point a line with its varying values and a table with a row per metric (labelled as in
-   * {@code compare}) and, per variant, {@code mean ± stddev} and the change of the mean from the
-   * first variant; with several seeds, a line per variant compares the workload's metric with
-   * the first variant's seed by seed (runs with the same seed are paired).
+   * The same summaries for people: a heading naming the machine, workload and seeds, then per grid
+   * point a line with its varying values and a table with a row per metric (labelled as in {@code
+   * compare}) and, per variant, {@code mean ± stddev} and the change of the mean from the first
+   * variant; with several seeds, a line per variant compares the workload's metric with the first
+   * variant's seed by seed (runs with the same seed are paired).
    */
   public static String table(Scenario scenario, SweepPlan plan, List<PointSummary> summaries) {
     List<String> varying = plan.varying();
     List<String> metrics = plan.metrics();
     int seedCount = plan.seedCount();
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%s; %d seed%s per point, mean ± standard deviation%n",
-        scenario.describe(), seedCount, seedCount == 1 ? "" : "s"));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%s; %d seed%s per point, mean ± standard deviation%n",
+            scenario.describe(),
+            seedCount,
+            seedCount == 1 ? "" : "s"));
     for (VariantSummary v : summaries.get(0).variants()) {
       out.append("  ").append(v.variant().definition()).append('\n');
     }
@@ -263,14 +297,18 @@ public final class SweepSummary {
       for (int i = 0; i < variants.size(); i++) {
         header.add(variants.get(i).variant().name());
         if (i > 0) {
-          header.add(variants.size() > 2
-              ? "change vs " + variants.get(0).variant().name() : "change");
+          header.add(
+              variants.size() > 2 ? "change vs " + variants.get(0).variant().name() : "change");
         }
       }
       table.row(header.toArray(String[]::new));
       for (String metric : metrics) {
-        List<String> cells = new ArrayList<>(List.of(metric.equals("throughput")
-            ? variants.get(0).firstRun().workloadLabel() : Metrics.label(metric)));
+        List<String> cells =
+            new ArrayList<>(
+                List.of(
+                    metric.equals("throughput")
+                        ? variants.get(0).firstRun().workloadLabel()
+                        : Metrics.label(metric)));
         double base = variants.get(0).metrics().get(metric).mean();
         for (int i = 0; i < variants.size(); i++) {
           Summary s = variants.get(i).metrics().get(metric);
@@ -286,14 +324,20 @@ public final class SweepSummary {
         // The workload's own metric, seed by seed against the first variant.
         for (VariantSummary v : variants.subList(1, variants.size())) {
           Paired p = v.paired().get("throughput");
-          out.append(String.format(Locale.ROOT,
-              "paired by seed, %s: %s higher on %d of %d seeds, lower on %d (mean of the"
-                  + " per-seed changes %s; sign test p = %s)%n",
-              variants.get(0).firstRun().throughputMetric(), v.variant().name(),
-              p.higher(), seedCount, p.lower(),
-              Double.isNaN(p.meanChangePct()) ? "n/a"
-                  : String.format(Locale.ROOT, "%+.1f %%", p.meanChangePct()),
-              TextTable.number(p.signTestP())));
+          out.append(
+              String.format(
+                  Locale.ROOT,
+                  "paired by seed, %s: %s higher on %d of %d seeds, lower on %d (mean of the"
+                      + " per-seed changes %s; sign test p = %s)%n",
+                  variants.get(0).firstRun().throughputMetric(),
+                  v.variant().name(),
+                  p.higher(),
+                  seedCount,
+                  p.lower(),
+                  Double.isNaN(p.meanChangePct())
+                      ? "n/a"
+                      : String.format(Locale.ROOT, "%+.1f %%", p.meanChangePct()),
+                  TextTable.number(p.signTestP())));
         }
       }
     }

@@ -12,9 +12,22 @@ import org.junit.jupiter.api.Test;
 /** {@code -E}: engine assumptions reach the run, and bad values are one line with exit 2. */
 final class EngineSettingsTest {
 
-  private static final List<String> RUN = List.of("run", "--machine", "hw.shape", "-M",
-      "shape=1n1l4c2t", "--workload", "wl.hackbench", "-W", "groups=1", "--duration", "20ms",
-      "--quiet", "--format", "json");
+  private static final List<String> RUN =
+      List.of(
+          "run",
+          "--machine",
+          "hw.shape",
+          "-M",
+          "shape=1n1l4c2t",
+          "--workload",
+          "wl.hackbench",
+          "-W",
+          "groups=1",
+          "--duration",
+          "20ms",
+          "--quiet",
+          "--format",
+          "json");
 
   @Test
   void aSettingChangesTheRunAndTheDefaultValueChangesNothing() {
@@ -32,7 +45,8 @@ final class EngineSettingsTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
     assertThat(r.err().lines()).hasSize(1);
-    assertThat(r.err()).contains("-E ipi: unknown engine setting; allowed: ipi_latency,")
+    assertThat(r.err())
+        .contains("-E ipi: unknown engine setting; allowed: ipi_latency,")
         .contains("spread_balance_stamps");
   }
 
@@ -44,10 +58,10 @@ final class EngineSettingsTest {
     assertThat(mainline.get("events")).isEqualTo(base.get("events"));
     assertThat(v61.get("events")).isNotEqualTo(base.get("events"));
     // A setting refines the rule set, whatever the order on the command line.
-    Map<String, Object> before = metrics(Invocation.of(with("-E", "mainline_deltas=true",
-        "-E", "rules=linux-6.1")));
-    Map<String, Object> after = metrics(Invocation.of(with("-E", "rules=linux-6.1",
-        "-E", "mainline_deltas=true")));
+    Map<String, Object> before =
+        metrics(Invocation.of(with("-E", "mainline_deltas=true", "-E", "rules=linux-6.1")));
+    Map<String, Object> after =
+        metrics(Invocation.of(with("-E", "rules=linux-6.1", "-E", "mainline_deltas=true")));
     assertThat(before.get("events")).isEqualTo(after.get("events"));
     assertThat(before.get("lb")).isEqualTo(after.get("lb"));
     Invocation bad = Invocation.of(with("-E", "rules=linux-5.15"));

@@ -21,8 +21,9 @@ final class VariantTest {
   void profile_expandsToItsPlugins() {
     Variant v = Variant.parse("base=mainline-7.1", REGISTRY);
     assertThat(v.name()).isEqualTo("base");
-    assertThat(v.pluginNames()).containsExactly("fair.ilb.first-idle",
-        "fair.nohz.transition-only", "fair.wake.sched-idle-aware");
+    assertThat(v.pluginNames())
+        .containsExactly(
+            "fair.ilb.first-idle", "fair.nohz.transition-only", "fair.wake.sched-idle-aware");
   }
 
   @Test
@@ -33,22 +34,27 @@ final class VariantTest {
   @Test
   void addedIlbSelector_replacesTheProfilesSelector() {
     Variant v = Variant.parse("x=mainline-7.1+fair.ilb.idle-core:pruning=v2", REGISTRY);
-    assertThat(v.pluginNames()).containsExactly("fair.ilb.idle-core:pruning=v2",
-        "fair.nohz.transition-only", "fair.wake.sched-idle-aware");
+    assertThat(v.pluginNames())
+        .containsExactly(
+            "fair.ilb.idle-core:pruning=v2",
+            "fair.nohz.transition-only",
+            "fair.wake.sched-idle-aware");
   }
 
   @Test
   void addedNohzRule_replacesTheProfilesRule() {
-    assertThat(Variant.parse("x=mainline-7.3+fair.nohz.always-when-stopped", REGISTRY)
-        .pluginNames()).contains("fair.nohz.always-when-stopped")
+    assertThat(
+            Variant.parse("x=mainline-7.3+fair.nohz.always-when-stopped", REGISTRY).pluginNames())
+        .contains("fair.nohz.always-when-stopped")
         .doesNotContain("fair.nohz.transition-only");
   }
 
   @Test
   void addedBalancePass_isAppended_andParametersKept() {
-    Variant v = Variant.parse(
-        "buddy=mainline-7.3+ext.smt-buddy.push:imbalance_pct=150+ext.smt-buddy.exclude-siblings",
-        REGISTRY);
+    Variant v =
+        Variant.parse(
+            "buddy=mainline-7.3+ext.smt-buddy.push:imbalance_pct=150+ext.smt-buddy.exclude-siblings",
+            REGISTRY);
     assertThat(v.plugins()).hasSize(5);
     assertThat(v.plugins().get(3).id()).isEqualTo("ext.smt-buddy.push");
     assertThat(v.plugins().get(3).overrides()).isEqualTo(Map.of("imbalance_pct", "150"));
@@ -57,9 +63,9 @@ final class VariantTest {
 
   @Test
   void samePluginAgain_replacesItsParameters() {
-    Variant v = Variant.parse("b=smt-buddy-assist+ext.smt-buddy.push:imbalance_pct=150",
-        REGISTRY);
-    assertThat(v.pluginNames()).containsOnlyOnce("ext.smt-buddy.push:imbalance_pct=150")
+    Variant v = Variant.parse("b=smt-buddy-assist+ext.smt-buddy.push:imbalance_pct=150", REGISTRY);
+    assertThat(v.pluginNames())
+        .containsOnlyOnce("ext.smt-buddy.push:imbalance_pct=150")
         .doesNotContain("ext.smt-buddy.push");
   }
 
@@ -103,26 +109,35 @@ final class VariantTest {
   void twoSelectorsNamed_refusedNamingBoth() {
     assertThatThrownBy(() -> Variant.parse("x=fair.ilb.first-idle+fair.ilb.idle-core", REGISTRY))
         .isInstanceOf(BadInputException.class)
-        .hasMessage("--variant x=fair.ilb.first-idle+fair.ilb.idle-core: two ILB selectors:"
-            + " fair.ilb.first-idle and fair.ilb.idle-core; a variant has one (one added to a"
-            + " profile replaces the profile's)");
-    assertThatThrownBy(() -> Variant.parse(
-            "x=mainline-7.3+fair.ilb.idle-core+fair.ilb.first-idle", REGISTRY))
+        .hasMessage(
+            "--variant x=fair.ilb.first-idle+fair.ilb.idle-core: two ILB selectors:"
+                + " fair.ilb.first-idle and fair.ilb.idle-core; a variant has one (one added to a"
+                + " profile replaces the profile's)");
+    assertThatThrownBy(
+            () -> Variant.parse("x=mainline-7.3+fair.ilb.idle-core+fair.ilb.first-idle", REGISTRY))
         .hasMessageContaining("two ILB selectors");
   }
 
   @Test
   void twoNohzRulesNamed_refused() {
-    assertThatThrownBy(() -> Variant.parse(
-            "x=mainline-7.3+fair.nohz.always-when-stopped+fair.nohz.transition-only", REGISTRY))
-        .hasMessageContaining("two NOHZ registration rules: fair.nohz.always-when-stopped and"
-            + " fair.nohz.transition-only");
+    assertThatThrownBy(
+            () ->
+                Variant.parse(
+                    "x=mainline-7.3+fair.nohz.always-when-stopped+fair.nohz.transition-only",
+                    REGISTRY))
+        .hasMessageContaining(
+            "two NOHZ registration rules: fair.nohz.always-when-stopped and"
+                + " fair.nohz.transition-only");
   }
 
   @Test
   void samePluginNamedTwice_refused() {
-    assertThatThrownBy(() -> Variant.parse("x=mainline-7.3+ext.smt-buddy.push:imbalance_pct=150"
-            + "+ext.smt-buddy.push:imbalance_pct=120", REGISTRY))
+    assertThatThrownBy(
+            () ->
+                Variant.parse(
+                    "x=mainline-7.3+ext.smt-buddy.push:imbalance_pct=150"
+                        + "+ext.smt-buddy.push:imbalance_pct=120",
+                    REGISTRY))
         .hasMessageContaining("ext.smt-buddy.push is named twice");
   }
 }

@@ -18,18 +18,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code compare} runs a scenario per variant and reports them side by side: the table shows
- * every variant and the change from the first, JSON has the agreed shape, CSV one row per
- * variant, the same seed gives the same figures, {@code --schedstat} writes v17 files, {@code
- * --trace} valid Chrome trace JSON with every event kind, {@code --html} a page with its SVG
- * charts; bad input is refused with one line, exit 2, before any file is written.
+ * {@code compare} runs a scenario per variant and reports them side by side: the table shows every
+ * variant and the change from the first, JSON has the agreed shape, CSV one row per variant, the
+ * same seed gives the same figures, {@code --schedstat} writes v17 files, {@code --trace} valid
+ * Chrome trace JSON with every event kind, {@code --html} a page with its SVG charts; bad input is
+ * refused with one line, exit 2, before any file is written.
  */
 final class CompareCommandTest {
 
   /** A small SMT machine and a wakeup-heavy workload: every trace event kind shows up. */
-  private static final List<String> SCENARIO = List.of(
-      "compare", "--machine", "hw.shape", "-M", "shape=1n2l4c2t", "--workload", "wl.schbench",
-      "--duration", "10ms", "--variant", "old=mainline-7.1", "--variant", "new=mainline-7.3");
+  private static final List<String> SCENARIO =
+      List.of(
+          "compare",
+          "--machine",
+          "hw.shape",
+          "-M",
+          "shape=1n2l4c2t",
+          "--workload",
+          "wl.schbench",
+          "--duration",
+          "10ms",
+          "--variant",
+          "old=mainline-7.1",
+          "--variant",
+          "new=mainline-7.3");
 
   @TempDir Path dir;
 
@@ -51,17 +63,18 @@ final class CompareCommandTest {
   @SuppressWarnings("unchecked")
   void placementPaths_tableRowsAndMetricsAddUpToForksAndWakeups() {
     String out = Invocation.of(SCENARIO).assertOk().out();
-    assertThat(out).containsPattern(
-        "(?m)^task placement by path \\(forks and wakeups\\) +old +new +change$")
+    assertThat(out)
+        .containsPattern("(?m)^task placement by path \\(forks and wakeups\\) +old +new +change$")
         .containsPattern("(?m)^slow path: sched_balance_find_dst_cpu\\(\\) +18 +18 +\\+0\\.0 %$");
     for (Map<String, Object> m : metrics(Invocation.of(with("--format", "json")).out())) {
       // schbench's 2 message threads and 16 workers are forked once each; every wakeup too is
       // placed once, under one path.
       assertThat(m.get("placement_slow")).isEqualTo(18.0);
-      double placed = m.entrySet().stream()
-          .filter(e -> e.getKey().startsWith(Metrics.PLACEMENT_PREFIX))
-          .mapToDouble(e -> (Double) e.getValue())
-          .sum();
+      double placed =
+          m.entrySet().stream()
+              .filter(e -> e.getKey().startsWith(Metrics.PLACEMENT_PREFIX))
+              .mapToDouble(e -> (Double) e.getValue())
+              .sum();
       double wakeups = ((Number) m.get("workload_wakeups")).doubleValue();
       assertThat(placed - 18).isGreaterThanOrEqualTo(wakeups);
     }
@@ -70,21 +83,40 @@ final class CompareCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void json_hasTheAgreedShape() {
-    Map<String, Object> json = JsonParser.object(
-        Invocation.of(with("--format", "json")).assertOk().out());
+    Map<String, Object> json =
+        JsonParser.object(Invocation.of(with("--format", "json")).assertOk().out());
     assertThat(json.keySet())
-        .containsExactly("schedlab", "scenario", "machine", "workload", "seed", "duration_s",
-            "variants", "engine");
-    assertThat(json).containsEntry("machine", "hw.shape").containsEntry("workload", "wl.schbench")
-        .containsEntry("seed", 1.0).containsEntry("duration_s", 0.01);
+        .containsExactly(
+            "schedlab",
+            "scenario",
+            "machine",
+            "workload",
+            "seed",
+            "duration_s",
+            "variants",
+            "engine");
+    assertThat(json)
+        .containsEntry("machine", "hw.shape")
+        .containsEntry("workload", "wl.schbench")
+        .containsEntry("seed", 1.0)
+        .containsEntry("duration_s", 0.01);
     List<Map<String, Object>> variants = (List<Map<String, Object>>) json.get("variants");
     assertThat(variants).extracting(v -> v.get("name")).containsExactly("old", "new");
     for (Map<String, Object> v : variants) {
       assertThat(v.keySet()).containsExactly("name", "plugins", "metrics");
       assertThat((List<String>) v.get("plugins")).isNotEmpty();
-      assertThat((Map<String, Object>) v.get("metrics")).containsKeys("throughput",
-          "throughput_unit", "smt_contention", "smt_no_contention", "ilb_kicks", "softirq",
-          "lb_attempts", "migrations", "wasted_core_ms", "events");
+      assertThat((Map<String, Object>) v.get("metrics"))
+          .containsKeys(
+              "throughput",
+              "throughput_unit",
+              "smt_contention",
+              "smt_no_contention",
+              "ilb_kicks",
+              "softirq",
+              "lb_attempts",
+              "migrations",
+              "wasted_core_ms",
+              "events");
     }
     assertThat((List<String>) variants.get(1).get("plugins"))
         .anyMatch(p -> p.startsWith("fair.ilb.idle-core"));
@@ -94,7 +126,8 @@ final class CompareCommandTest {
   void csv_headerAndOneRowPerVariant() {
     List<String> lines = Invocation.of(with("--format", "csv")).assertOk().out().lines().toList();
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(0)).startsWith("variant,plugins,machine,workload,seed,duration_s,")
+    assertThat(lines.get(0))
+        .startsWith("variant,plugins,machine,workload,seed,duration_s,")
         .contains(",throughput,", ",smt_contention,");
     assertThat(lines.get(1)).startsWith("old,");
     assertThat(lines.get(2)).startsWith("new,");
@@ -130,7 +163,8 @@ final class CompareCommandTest {
     assertThat(lines.get(1)).startsWith("timestamp ");
     assertThat(lines).anyMatch(l -> l.startsWith("cpu15 "));
     // domain<N> <name> <mask> + 33 lb + 3 alb + 6 sbe/sbf + 3 ttwu fields
-    assertThat(lines).filteredOn(l -> l.startsWith("domain"))
+    assertThat(lines)
+        .filteredOn(l -> l.startsWith("domain"))
         .allSatisfy(l -> assertThat(l.split(" ")).hasSize(3 + 33 + 3 + 6 + 3));
   }
 
@@ -149,15 +183,29 @@ final class CompareCommandTest {
         assertThat(e).containsKey("ts");
         assertThat((Double) e.get("ts")).isBetween(0.0, 10_000.0);
       }
-      kinds.add(ph + ":" + (e.containsKey("cat") ? e.get("cat")
-          : ((String) e.get("name")).replaceAll(" CPU \\d+$", "")));
+      kinds.add(
+          ph
+              + ":"
+              + (e.containsKey("cat")
+                  ? e.get("cat")
+                  : ((String) e.get("name")).replaceAll(" CPU \\d+$", "")));
     }
-    assertThat(kinds).contains("X:task", "X:ilb", "i:kick", "i:migration", "C:nr_running",
-        "C:nohz.idle_cpus_mask weight", "M:thread_name", "M:process_name");
-    assertThat(events).filteredOn(e -> e.get("ph").equals("X"))
+    assertThat(kinds)
+        .contains(
+            "X:task",
+            "X:ilb",
+            "i:kick",
+            "i:migration",
+            "C:nr_running",
+            "C:nohz.idle_cpus_mask weight",
+            "M:thread_name",
+            "M:process_name");
+    assertThat(events)
+        .filteredOn(e -> e.get("ph").equals("X"))
         .allSatisfy(e -> assertThat((Double) e.get("dur")).isPositive());
-    assertThat(events).filteredOn(e -> e.get("ph").equals("M")
-        && e.get("name").equals("process_name")).hasSize(2);
+    assertThat(events)
+        .filteredOn(e -> e.get("ph").equals("M") && e.get("name").equals("process_name"))
+        .hasSize(2);
   }
 
   @Test
@@ -165,9 +213,15 @@ final class CompareCommandTest {
     Path html = dir.resolve("report.html");
     Invocation.of(with("--html", html.toString())).assertOkWrote(html.toString());
     String page = Files.readString(html);
-    assertThat(page).startsWith("<!DOCTYPE html>").endsWith("</html>\n")
-        .contains("<svg class=\"metrics\"", "<svg class=\"heatmap\"",
-            "<svg class=\"histogram ilb\"", "<svg class=\"histogram rqlock\"", "<rect")
+    assertThat(page)
+        .startsWith("<!DOCTYPE html>")
+        .endsWith("</html>\n")
+        .contains(
+            "<svg class=\"metrics\"",
+            "<svg class=\"heatmap\"",
+            "<svg class=\"histogram ilb\"",
+            "<svg class=\"histogram rqlock\"",
+            "<rect")
         .doesNotContain("<script", "http://cdn", "https://");
     assertThat(page.split("<svg class=\"heatmap\"")).hasSize(3);
   }
@@ -176,9 +230,16 @@ final class CompareCommandTest {
   void unknownVariantPlugin_oneLine_nearestId_noFilesWritten() throws IOException {
     Path trace = dir.resolve("t.json");
     Path html = dir.resolve("t.html");
-    Invocation.of(with("--variant", "bad=mainline-7.3+ext.smt-buddy.psh", "--trace",
-            trace.toString(), "--html", html.toString(), "--schedstat",
-            dir.resolve("s").toString()))
+    Invocation.of(
+            with(
+                "--variant",
+                "bad=mainline-7.3+ext.smt-buddy.psh",
+                "--trace",
+                trace.toString(),
+                "--html",
+                html.toString(),
+                "--schedstat",
+                dir.resolve("s").toString()))
         .assertBadInput("ext.smt-buddy.psh", "did you mean 'ext.smt-buddy.push'?");
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files).isEmpty();
@@ -187,14 +248,13 @@ final class CompareCommandTest {
 
   @Test
   void unknownProfile_suggestsTheNearest() {
-    Invocation.of(with("--variant", "x=mainline-7.2")).assertBadInput("mainline-7.2",
-        "did you mean");
+    Invocation.of(with("--variant", "x=mainline-7.2"))
+        .assertBadInput("mainline-7.2", "did you mean");
   }
 
   @Test
   void variantPluginParameterOutOfRange_namesTheRange() {
-    Invocation.of(with("--variant",
-            "buddy=mainline-7.3+ext.smt-buddy.push:imbalance_pct=300"))
+    Invocation.of(with("--variant", "buddy=mainline-7.3+ext.smt-buddy.push:imbalance_pct=300"))
         .assertBadInput("imbalance_pct=300", "105..200");
   }
 
@@ -237,8 +297,14 @@ final class CompareCommandTest {
   @Test
   void reportFilesIntoANewDirectory_theReadmeCommand_createsIt() {
     Path out = dir.resolve("out");
-    Invocation.of(with("--schedstat", out.toString(), "--trace",
-        out.resolve("run.json").toString(), "--html", out.resolve("run.html").toString()))
+    Invocation.of(
+            with(
+                "--schedstat",
+                out.toString(),
+                "--trace",
+                out.resolve("run.json").toString(),
+                "--html",
+                out.resolve("run.html").toString()))
         .assertOkWrote(out.resolve("run.json").toString(), out.resolve("run.html").toString());
     assertThat(out.resolve("run.json")).isRegularFile();
     assertThat(out.resolve("run.html")).isRegularFile();
@@ -253,15 +319,35 @@ final class CompareCommandTest {
 
   @Test
   void run_usesMainline73ByDefault() {
-    String out = Invocation.of("run", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.gemm", "--duration", "5ms").assertOk().out();
+    String out =
+        Invocation.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.gemm",
+                "--duration",
+                "5ms")
+            .assertOk()
+            .out();
     assertThat(out).contains("mainline-7.3 = fair.ilb.idle-core");
   }
 
   @Test
   void run_refusesTwoVariants() {
-    Invocation.of("run", "--machine", "hw.shape", "--workload", "wl.gemm", "--variant",
-        "a=mainline-7.1", "--variant", "b=mainline-7.3").assertBadInput("at most 1");
+    Invocation.of(
+            "run",
+            "--machine",
+            "hw.shape",
+            "--workload",
+            "wl.gemm",
+            "--variant",
+            "a=mainline-7.1",
+            "--variant",
+            "b=mainline-7.3")
+        .assertBadInput("at most 1");
   }
 
   private static List<String> with(String... more) {
@@ -273,8 +359,8 @@ final class CompareCommandTest {
   @SuppressWarnings("unchecked")
   private static List<Map<String, Object>> metrics(String json) {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (Map<String, Object> v : (List<Map<String, Object>>) JsonParser.object(json)
-        .get("variants")) {
+    for (Map<String, Object> v :
+        (List<Map<String, Object>>) JsonParser.object(json).get("variants")) {
       out.add((Map<String, Object>) v.get("metrics"));
     }
     return out;

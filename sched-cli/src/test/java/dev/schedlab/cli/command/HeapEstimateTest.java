@@ -8,9 +8,9 @@ import dev.schedlab.cli.args.BadInputException;
 import org.junit.jupiter.api.Test;
 
 /**
- * The heap estimate is a lower bound that matches the measurements it is calibrated on (an
- * 8192-CPU GEMM run fails at 128 MB and runs at 200 MB; 2048 CPUs at most 18 MB, Vera's 352 at most 5 MB) and a run
- * above the heap is refused in one line naming the figure and how to raise the heap.
+ * The heap estimate is a lower bound that matches the measurements it is calibrated on (an 8192-CPU
+ * GEMM run fails at 128 MB and runs at 200 MB; 2048 CPUs at most 18 MB, Vera's 352 at most 5 MB)
+ * and a run above the heap is refused in one line naming the figure and how to raise the heap.
  */
 final class HeapEstimateTest {
 
@@ -37,9 +37,10 @@ final class HeapEstimateTest {
     long needed = 2 * HeapEstimate.engineBytes(8192);
     assertThatThrownBy(() -> HeapEstimate.check(needed, 128 * MB, 2))
         .isInstanceOf(BadInputException.class)
-        .hasMessage("this run needs at least 256 MB of heap (2 runs at once), more than the 128 MB"
-            + " the JVM may use; raise it with SCHEDLAB_JAVA_OPTS=-Xmx512m or make the run"
-            + " smaller (a smaller machine, fewer variants or threads, no --trace)");
+        .hasMessage(
+            "this run needs at least 256 MB of heap (2 runs at once), more than the 128 MB"
+                + " the JVM may use; raise it with SCHEDLAB_JAVA_OPTS=-Xmx512m or make the run"
+                + " smaller (a smaller machine, fewer variants or threads, no --trace)");
     assertThatCode(() -> HeapEstimate.check(needed, 512 * MB, 2)).doesNotThrowAnyException();
   }
 }

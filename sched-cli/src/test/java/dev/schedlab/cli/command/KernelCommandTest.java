@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code schedlab kernel} checks every option before anything boots: a shape or machine QEMU
- * cannot express, a missing kernel image, an unknown accelerator, a workload without a guest
- * program or with parameters the guest cannot follow, and bad engine settings are each one line
- * and exit 2. A machine QEMU can express becomes the guest shape with the same counts and SLIT.
+ * {@code schedlab kernel} checks every option before anything boots: a shape or machine QEMU cannot
+ * express, a missing kernel image, an unknown accelerator, a workload without a guest program or
+ * with parameters the guest cannot follow, and bad engine settings are each one line and exit 2. A
+ * machine QEMU can express becomes the guest shape with the same counts and SLIT.
  */
 final class KernelCommandTest {
 
@@ -38,11 +38,11 @@ final class KernelCommandTest {
 
   @Test
   void builtInMachineQemuCannotExpress_saysWhy() {
-    Invocation.of("kernel", "--machine", "hw.hygon-7447v").assertBadInput(
-        "hw.hygon-7447v cannot boot in QEMU", "384 CPUs");
+    Invocation.of("kernel", "--machine", "hw.hygon-7447v")
+        .assertBadInput("hw.hygon-7447v cannot boot in QEMU", "384 CPUs");
     Invocation.of("kernel", "--machine", "hw.vera").assertBadInput("different capacities");
-    Invocation.of("kernel", "--machine", "hw.altra").assertBadInput(
-        "last-level cache spans 2 CPUs", "shares the L3 by die");
+    Invocation.of("kernel", "--machine", "hw.altra")
+        .assertBadInput("last-level cache spans 2 CPUs", "shares the L3 by die");
     Invocation.of("kernel", "--machine", "hw.xeon2s").assertBadInput("did you mean 'hw.xeon-2s'");
     Invocation.of("kernel", "--shape", "1s1d2c1t", "-M", "sockets=2")
         .assertBadInput("-M sets a parameter of --machine");
@@ -83,17 +83,31 @@ final class KernelCommandTest {
     assertThat(plan.shape().sockets()).isEqualTo(2);
     assertThat(plan.shape().nodes()).isEqualTo(2);
     assertThat(plan.shape().threads()).isEqualTo(2);
-    assertThat(plan.shape().cpus()).isEqualTo(plan.shape().sockets() * plan.shape().dies()
-        * plan.shape().cores() * 2);
+    assertThat(plan.shape().cpus())
+        .isEqualTo(plan.shape().sockets() * plan.shape().dies() * plan.shape().cores() * 2);
     assertThat(plan.workload()).isNull();
   }
 
   @Test
   void gemmWithDefaults_oneThreadPerCoreOnEveryCpu() {
-    KernelCommand.Plan plan = plan("--shape", "2s1d4c2t", "--workload", "wl.gemm", "-W",
-        "chunk=10s", "-W", "spin=0", "--duration", "5s", "--no-trace", "-E", "ipi_latency=5us");
+    KernelCommand.Plan plan =
+        plan(
+            "--shape",
+            "2s1d4c2t",
+            "--workload",
+            "wl.gemm",
+            "-W",
+            "chunk=10s",
+            "-W",
+            "spin=0",
+            "--duration",
+            "5s",
+            "--no-trace",
+            "-E",
+            "ipi_latency=5us");
     assertThat(plan.workload().arguments()).containsExactly("8", "5000000", "0", "5.000");
-    assertThat(plan.workload().simulatorParameters()).containsEntry("affinity", "0-15")
+    assertThat(plan.workload().simulatorParameters())
+        .containsEntry("affinity", "0-15")
         .containsEntry("threads", "8");
     assertThat(plan.workload().trace()).isFalse();
     assertThat(plan.settings().hz()).isEqualTo(250);
@@ -102,10 +116,26 @@ final class KernelCommandTest {
 
   @Test
   void hackbench_pipesAndSimulatorAssumptionsPassThrough() {
-    KernelCommand.Plan plan = plan("--shape", "1s1d4c2t", "--workload", "wl.hackbench", "-W",
-        "groups=2", "-W", "fds=4", "-W", "loops=50", "-W", "pipe=true", "-W", "send_work=5us");
+    KernelCommand.Plan plan =
+        plan(
+            "--shape",
+            "1s1d4c2t",
+            "--workload",
+            "wl.hackbench",
+            "-W",
+            "groups=2",
+            "-W",
+            "fds=4",
+            "-W",
+            "loops=50",
+            "-W",
+            "pipe=true",
+            "-W",
+            "send_work=5us");
     assertThat(plan.workload().arguments()).containsExactly("2", "4", "50", "100", "pipe");
-    assertThat(plan.workload().simulatorParameters()).containsEntry("loops", "1000000")
-        .containsEntry("pipe", "true").containsEntry("send_work", "5us");
+    assertThat(plan.workload().simulatorParameters())
+        .containsEntry("loops", "1000000")
+        .containsEntry("pipe", "true")
+        .containsEntry("send_work", "5us");
   }
 }

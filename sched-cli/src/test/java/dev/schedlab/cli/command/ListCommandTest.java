@@ -24,8 +24,8 @@ final class ListCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void machines_json_everyEntryHasIdParametersAndOrigin() {
-    Map<String, Object> json = JsonParser.object(
-        Invocation.of("machines", "--format", "json").assertOk().out());
+    Map<String, Object> json =
+        JsonParser.object(Invocation.of("machines", "--format", "json").assertOk().out());
     List<Map<String, Object>> machines = (List<Map<String, Object>>) json.get("machines");
     assertThat(machines).isNotEmpty();
     assertThat(machines).extracting(m -> m.get("id")).contains("hw.vera", "hw.shape");
@@ -41,14 +41,18 @@ final class ListCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void policies_json_holdsProfilesWithTheirPluginsAndIlbSelectors() {
-    Map<String, Object> json = JsonParser.object(
-        Invocation.of("policies", "--format", "json").assertOk().out());
+    Map<String, Object> json =
+        JsonParser.object(Invocation.of("policies", "--format", "json").assertOk().out());
     List<Map<String, Object>> policies = (List<Map<String, Object>>) json.get("policies");
-    Map<String, Object> mainline73 = policies.stream()
-        .filter(p -> p.get("id").equals("profile.mainline-7.3")).findFirst().orElseThrow();
+    Map<String, Object> mainline73 =
+        policies.stream()
+            .filter(p -> p.get("id").equals("profile.mainline-7.3"))
+            .findFirst()
+            .orElseThrow();
     assertThat((List<String>) mainline73.get("plugins"))
         .anyMatch(p -> p.startsWith("fair.ilb.idle-core"));
-    assertThat(policies).extracting(p -> p.get("id"))
+    assertThat(policies)
+        .extracting(p -> p.get("id"))
         .contains("fair.ilb.first-idle", "fair.ilb.idle-core", "ext.smt-buddy.push")
         .doesNotContain("hw.vera", "wl.gemm");
   }

@@ -23,8 +23,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class OutputPathsTest {
 
-  private static final List<String> RUN = List.of("run", "--machine", "hw.shape", "-M",
-      "shape=1n1l2c2t", "--workload", "wl.gemm", "--duration", "5ms", "--quiet");
+  private static final List<String> RUN =
+      List.of(
+          "run",
+          "--machine",
+          "hw.shape",
+          "-M",
+          "shape=1n1l2c2t",
+          "--workload",
+          "wl.gemm",
+          "--duration",
+          "5ms",
+          "--quiet");
 
   @TempDir Path dir;
 
@@ -54,13 +64,15 @@ final class OutputPathsTest {
     Path fifo = dir.resolve("pipe");
     Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
     assertThat(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0).isTrue();
-    CompletableFuture<String> reader = CompletableFuture.supplyAsync(() -> {
-      try {
-        return Files.readString(fifo, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return "read failed: " + e;
-      }
-    });
+    CompletableFuture<String> reader =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return Files.readString(fifo, StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                return "read failed: " + e;
+              }
+            });
     Invocation.of(with("--html", fifo.toString())).assertOk();
     assertThat(reader.get(30, TimeUnit.SECONDS)).startsWith("<!DOCTYPE html>");
     assertThat(Files.isRegularFile(fifo)).isFalse();
@@ -99,8 +111,12 @@ final class OutputPathsTest {
   @Test
   void reportCollidingWithASchedstatFile_refused() {
     Path d = dir.resolve("d");
-    Invocation.of(with("--schedstat", d.toString(), "--html",
-            d.resolve("mainline-7.3.schedstat").toString()))
+    Invocation.of(
+            with(
+                "--schedstat",
+                d.toString(),
+                "--html",
+                d.resolve("mainline-7.3.schedstat").toString()))
         .assertBadInput("the same file as --schedstat");
     assertThat(d).doesNotExist();
   }
@@ -110,9 +126,22 @@ final class OutputPathsTest {
     Path rtApp = dir.resolve("rt.json");
     String json = "{\"tasks\": {\"t\": {\"run\": 1000, \"sleep\": 1000}}}";
     Files.writeString(rtApp, json);
-    List<String> args = new ArrayList<>(List.of("run", "--machine", "hw.shape", "-M",
-        "shape=1n1l2c2t", "--workload", "wl.rtapp", "-W", "file=" + rtApp, "--duration", "5ms",
-        "--html", rtApp.toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.rtapp",
+                "-W",
+                "file=" + rtApp,
+                "--duration",
+                "5ms",
+                "--html",
+                rtApp.toString()));
     Invocation.of(args).assertBadInput("is an input of this run (-W file=");
     assertThat(Files.readString(rtApp)).isEqualTo(json);
   }
@@ -126,8 +155,8 @@ final class OutputPathsTest {
 
   @Test
   void noTemporaryFileIsLeftBehind() throws IOException {
-    Invocation.of(with("--html", dir.resolve("r.html").toString(), "--schedstat",
-        dir.toString())).assertOk();
+    Invocation.of(with("--html", dir.resolve("r.html").toString(), "--schedstat", dir.toString()))
+        .assertOk();
     try (Stream<Path> files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .containsExactlyInAnyOrder("r.html", "mainline-7.3.schedstat");

@@ -19,11 +19,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code schedlab rerun REPORT.json} reproduces a report from the report alone: for scenarios
- * with every kind of setting ({@code -M}, {@code -W}, {@code -E}, {@code --nohz-full}, {@code
- * --isolcpus}, several variants with plugin parameters, an rt-app file, {@code run}) the new
- * report is byte-identical to the old one up to its engine section; a changed result or a
- * changed input file is named.
+ * {@code schedlab rerun REPORT.json} reproduces a report from the report alone: for scenarios with
+ * every kind of setting ({@code -M}, {@code -W}, {@code -E}, {@code --nohz-full}, {@code
+ * --isolcpus}, several variants with plugin parameters, an rt-app file, {@code run}) the new report
+ * is byte-identical to the old one up to its engine section; a changed result or a changed input
+ * file is named.
  */
 final class RerunCommandTest {
 
@@ -33,19 +33,74 @@ final class RerunCommandTest {
 
   static Stream<Arguments> scenarios() {
     return Stream.of(
-        Arguments.of("-M -W -E, three variants with plugin parameters", List.of("compare",
-            "--machine", "hw.shape", "-M", "shape=1n2l4c2t", "-M", "numbering=adjacent",
-            "--workload", "wl.hackbench", "-W", "groups=2", "-W", "loops=50", "--duration",
-            "40ms", "--seed", "7", "-E", "skew_tick=true", "-E", "ipi_latency=3us",
-            "--variant", "a=mainline-7.1", "--variant", "rr=mainline-7.1+ext.ilb.round-robin",
-            "--variant", "core=mainline-7.3+fair.ilb.idle-core:pruning=v2")),
-        Arguments.of("--nohz-full, --isolcpus, HZ 250", List.of("compare", "--machine",
-            "hw.shape", "-M", "shape=1n2l4c2t", "--isolcpus", "domain,2-3", "--nohz-full", "4-7",
-            "--workload", "wl.schbench", "-W", "workers=4", "--duration", "30ms", "--hz", "250",
-            "-E", "mainline_deltas=false", "--variant", "a=mainline-7.1",
-            "--variant", "b=nohz-fix")),
-        Arguments.of("run, one variant by default", List.of("run", "--machine", "hw.shape",
-            "-M", "shape=1n1l2c2t", "--workload", "wl.gemm", "--duration", "20ms")));
+        Arguments.of(
+            "-M -W -E, three variants with plugin parameters",
+            List.of(
+                "compare",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n2l4c2t",
+                "-M",
+                "numbering=adjacent",
+                "--workload",
+                "wl.hackbench",
+                "-W",
+                "groups=2",
+                "-W",
+                "loops=50",
+                "--duration",
+                "40ms",
+                "--seed",
+                "7",
+                "-E",
+                "skew_tick=true",
+                "-E",
+                "ipi_latency=3us",
+                "--variant",
+                "a=mainline-7.1",
+                "--variant",
+                "rr=mainline-7.1+ext.ilb.round-robin",
+                "--variant",
+                "core=mainline-7.3+fair.ilb.idle-core:pruning=v2")),
+        Arguments.of(
+            "--nohz-full, --isolcpus, HZ 250",
+            List.of(
+                "compare",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n2l4c2t",
+                "--isolcpus",
+                "domain,2-3",
+                "--nohz-full",
+                "4-7",
+                "--workload",
+                "wl.schbench",
+                "-W",
+                "workers=4",
+                "--duration",
+                "30ms",
+                "--hz",
+                "250",
+                "-E",
+                "mainline_deltas=false",
+                "--variant",
+                "a=mainline-7.1",
+                "--variant",
+                "b=nohz-fix")),
+        Arguments.of(
+            "run, one variant by default",
+            List.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.gemm",
+                "--duration",
+                "20ms")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -58,12 +113,38 @@ final class RerunCommandTest {
   @Test
   void rerun_ofAnRtAppFileScenario_checksTheFileAndReproducesTheReport() throws IOException {
     Path workers = rtApp("w.json", 5000);
-    assertReproduced(List.of("compare", "--machine", "hw.shape", "-M", "shape=1n2l4c2t",
-        "--workload", "wl.rtapp", "-W", "file=" + workers, "--duration", "30ms",
-        "--variant", "a=mainline-7.3", "--variant", "b=mainline-7.3+fair.nohz.always-when-stopped"));
+    assertReproduced(
+        List.of(
+            "compare",
+            "--machine",
+            "hw.shape",
+            "-M",
+            "shape=1n2l4c2t",
+            "--workload",
+            "wl.rtapp",
+            "-W",
+            "file=" + workers,
+            "--duration",
+            "30ms",
+            "--variant",
+            "a=mainline-7.3",
+            "--variant",
+            "b=mainline-7.3+fair.nohz.always-when-stopped"));
 
-    Path report = report(List.of("run", "--machine", "hw.shape", "-M", "shape=1n2l4c2t",
-        "--workload", "wl.rtapp", "-W", "file=" + workers, "--duration", "20ms"));
+    Path report =
+        report(
+            List.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n2l4c2t",
+                "--workload",
+                "wl.rtapp",
+                "-W",
+                "file=" + workers,
+                "--duration",
+                "20ms"));
     rtApp("w.json", 6000);
     Invocation.of("rerun", report.toString(), "-q")
         .assertBadInput("-W file=" + workers, "has changed since the report was written");
@@ -71,19 +152,33 @@ final class RerunCommandTest {
 
   @Test
   void rerun_ofAChangedResult_namesTheFirstDifferenceAndExitsOne() throws IOException {
-    Path report = report(List.of("run", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.hackbench", "-W", "groups=1", "--duration", "20ms"));
+    Path report =
+        report(
+            List.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.hackbench",
+                "-W",
+                "groups=1",
+                "--duration",
+                "20ms"));
     String text = Files.readString(report);
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"ilb_kicks\": (\\d+),")
-        .matcher(text);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"ilb_kicks\": (\\d+),").matcher(text);
     assertThat(m.find()).isTrue();
     String kicks = m.group(1);
-    Files.writeString(report, text.replaceFirst("\"ilb_kicks\": " + kicks + ",",
-        "\"ilb_kicks\": " + kicks + "1,"));
+    Files.writeString(
+        report,
+        text.replaceFirst("\"ilb_kicks\": " + kicks + ",", "\"ilb_kicks\": " + kicks + "1,"));
 
     Invocation rerun = Invocation.of("rerun", report.toString(), "-q");
     assertThat(rerun.exitCode()).isEqualTo(1);
-    assertThat(rerun.out()).startsWith("not reproduced " + report)
+    assertThat(rerun.out())
+        .startsWith("not reproduced " + report)
         .contains("variants[0].metrics.ilb_kicks: " + kicks + "1 against " + kicks);
   }
 
@@ -98,29 +193,49 @@ final class RerunCommandTest {
   }
 
   @Test
-  void json_carriesTheBuildTheFullScenarioAndWallClockOnlyInTheEngineSection()
-      throws IOException {
-    Map<String, Object> json = JsonParser.object(Files.readString(report(List.of("compare",
-        "--machine", "hw.shape", "-M", "shape=1n1l2c2t", "--workload", "wl.hackbench",
-        "-W", "groups=1", "--duration", "20ms", "-E", "skew_tick=true",
-        "--variant", "a=mainline-7.3+fair.ilb.idle-core:pruning=v2"))));
+  void json_carriesTheBuildTheFullScenarioAndWallClockOnlyInTheEngineSection() throws IOException {
+    Map<String, Object> json =
+        JsonParser.object(
+            Files.readString(
+                report(
+                    List.of(
+                        "compare",
+                        "--machine",
+                        "hw.shape",
+                        "-M",
+                        "shape=1n1l2c2t",
+                        "--workload",
+                        "wl.hackbench",
+                        "-W",
+                        "groups=1",
+                        "--duration",
+                        "20ms",
+                        "-E",
+                        "skew_tick=true",
+                        "--variant",
+                        "a=mainline-7.3+fair.ilb.idle-core:pruning=v2"))));
     assertThat(json).containsKeys("schedlab", "scenario", "variants", "engine");
     assertThat(cast(json.get("schedlab"))).containsKeys("version", "commit");
     Map<String, Object> scenario = cast(json.get("scenario"));
-    assertThat(cast(scenario.get("machine_parameters"))).containsEntry("shape", "1n1l2c2t")
+    assertThat(cast(scenario.get("machine_parameters")))
+        .containsEntry("shape", "1n1l2c2t")
         .containsKey("clock_ghz");
-    assertThat(cast(scenario.get("workload_parameters"))).containsEntry("groups", "1")
+    assertThat(cast(scenario.get("workload_parameters")))
+        .containsEntry("groups", "1")
         .containsKey("loops");
-    assertThat(cast(scenario.get("engine_settings"))).containsEntry("skew_tick", "true")
+    assertThat(cast(scenario.get("engine_settings")))
+        .containsEntry("skew_tick", "true")
         .containsEntry("ipi_latency", "2us");
-    assertThat(scenario).containsEntry("hz", 1000.0).containsEntry("duration", "20ms")
+    assertThat(scenario)
+        .containsEntry("hz", 1000.0)
+        .containsEntry("duration", "20ms")
         .containsKey("kernel_rules");
     Map<String, Object> variant = cast(((List<?>) scenario.get("variants")).get(0));
     assertThat(variant.get("plugins").toString()).contains("pruning=v2");
-    assertThat(metrics(json)).doesNotContainKeys("events_per_s", "sim_seconds_per_wall_second")
+    assertThat(metrics(json))
+        .doesNotContainKeys("events_per_s", "sim_seconds_per_wall_second")
         .containsKey("events");
-    Map<String, Object> engine = cast(((List<?>) cast(json.get("engine")).get("variants"))
-        .get(0));
+    Map<String, Object> engine = cast(((List<?>) cast(json.get("engine")).get("variants")).get(0));
     assertThat(engine).containsKeys("wall_s", "events_per_s", "sim_seconds_per_wall_second");
   }
 
@@ -141,18 +256,23 @@ final class RerunCommandTest {
     List<String> all = new ArrayList<>(args);
     all.addAll(List.of("--format", "json", "-q"));
     String json = Invocation.of(all).assertOk().out();
-    return Files.writeString(Files.createTempFile(dir, "report", ".json"), json,
-        StandardCharsets.UTF_8);
+    return Files.writeString(
+        Files.createTempFile(dir, "report", ".json"), json, StandardCharsets.UTF_8);
   }
 
   private Path rtApp(String name, int runUs) throws IOException {
     StringBuilder tasks = new StringBuilder();
     for (int i = 0; i < 6; i++) {
-      tasks.append(i == 0 ? "" : ", ").append("\"w").append(i).append("\": {\"loop\": -1,"
-          + " \"run\": ").append(runUs).append(", \"sleep\": 5000}");
+      tasks
+          .append(i == 0 ? "" : ", ")
+          .append("\"w")
+          .append(i)
+          .append("\": {\"loop\": -1," + " \"run\": ")
+          .append(runUs)
+          .append(", \"sleep\": 5000}");
     }
-    return Files.writeString(dir.resolve(name),
-        "{\"tasks\": {" + tasks + "}, \"global\": {\"duration\": -1}}");
+    return Files.writeString(
+        dir.resolve(name), "{\"tasks\": {" + tasks + "}, \"global\": {\"duration\": -1}}");
   }
 
   private static Map<String, Object> metrics(Map<String, Object> json) {

@@ -23,10 +23,25 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class SweepCommandTest {
 
-  private static final List<String> SWEEP = List.of(
-      "sweep", "--machine", "hw.shape", "-M", "shape=1n1l4c2t", "--workload", "wl.schbench",
-      "--duration", "5ms", "--variant", "old=mainline-7.1", "--variant", "new=mainline-7.3",
-      "--seeds", "1..3", "--threads", "2");
+  private static final List<String> SWEEP =
+      List.of(
+          "sweep",
+          "--machine",
+          "hw.shape",
+          "-M",
+          "shape=1n1l4c2t",
+          "--workload",
+          "wl.schbench",
+          "--duration",
+          "5ms",
+          "--variant",
+          "old=mainline-7.1",
+          "--variant",
+          "new=mainline-7.3",
+          "--seeds",
+          "1..3",
+          "--threads",
+          "2");
 
   /**
    * {@link #SWEEP} with other seeds and more options: an option given twice is an error, so the
@@ -42,9 +57,23 @@ final class SweepCommandTest {
   @Test
   void seeds_oneSummaryRowPerVariantAndMetric() {
     List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
-    assertThat(rows.get(0)).containsExactly("machine", "workload", "variant", "metric", "unit",
-        "runs", "mean", "stddev", "min", "max", "change_pct", "paired_change_pct",
-        "seeds_higher", "seeds_lower", "sign_test_p");
+    assertThat(rows.get(0))
+        .containsExactly(
+            "machine",
+            "workload",
+            "variant",
+            "metric",
+            "unit",
+            "runs",
+            "mean",
+            "stddev",
+            "min",
+            "max",
+            "change_pct",
+            "paired_change_pct",
+            "seeds_higher",
+            "seeds_lower",
+            "sign_test_p");
     assertThat(rows).hasSize(1 + 2 * Metrics.SWEEP_DEFAULTS.size());
     for (List<String> row : rows.subList(1, rows.size())) {
       assertThat(row.get(5)).isEqualTo("3");
@@ -59,8 +88,7 @@ final class SweepCommandTest {
     assertThat(rows.get(1 + Metrics.SWEEP_DEFAULTS.size()).get(2)).isEqualTo("new");
     for (List<String> row : rows.subList(1 + Metrics.SWEEP_DEFAULTS.size(), rows.size())) {
       // Three seeds, each either higher, lower or equal under the second variant.
-      assertThat(Integer.parseInt(row.get(12)) + Integer.parseInt(row.get(13)))
-          .isBetween(0, 3);
+      assertThat(Integer.parseInt(row.get(12)) + Integer.parseInt(row.get(13))).isBetween(0, 3);
     }
   }
 
@@ -82,28 +110,46 @@ final class SweepCommandTest {
     assertThat(rows.get(0)).containsSubsequence("variant", "E.ipi_latency", "metric");
     assertThat(rows).hasSize(1 + 2 * 2 * Metrics.SWEEP_DEFAULTS.size());
     // A remote wakeup onto an idle CPU waits for the IPI: p99 wakeup latency follows the setting.
-    List<Double> p99 = rows.stream()
-        .filter(r -> r.get(2).equals("old") && r.get(4).equals("wakeup_latency_p99_us"))
-        .map(r -> Double.parseDouble(r.get(7)))
-        .toList();
+    List<Double> p99 =
+        rows.stream()
+            .filter(r -> r.get(2).equals("old") && r.get(4).equals("wakeup_latency_p99_us"))
+            .map(r -> Double.parseDouble(r.get(7)))
+            .toList();
     assertThat(p99).hasSize(2);
     assertThat(p99.get(1)).isGreaterThan(p99.get(0) + 100);
   }
 
   @Test
   void machineGrid_addsAnMColumnAndEachPointRunsOnItsMachine() {
-    List<String> args = new ArrayList<>(List.of(
-        "sweep", "--machine", "hw.shape", "-M", "shape=1n1l4c2t,1n1l8c2t", "--workload",
-        "wl.schbench", "-W", "workers=16", "--duration", "5ms", "--variant", "old=mainline-7.1",
-        "--seeds", "1", "--threads", "2"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "sweep",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l4c2t,1n1l8c2t",
+                "--workload",
+                "wl.schbench",
+                "-W",
+                "workers=16",
+                "--duration",
+                "5ms",
+                "--variant",
+                "old=mainline-7.1",
+                "--seeds",
+                "1",
+                "--threads",
+                "2"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     assertThat(rows.get(0)).containsSubsequence("variant", "M.shape", "metric");
     assertThat(rows).hasSize(1 + 2 * Metrics.SWEEP_DEFAULTS.size());
     // The same 16 workers keep 8 CPUs busier than 16: each point ran on its own machine.
-    List<Double> busy = rows.stream()
-        .filter(r -> r.get(4).equals("busy_pct"))
-        .map(r -> Double.parseDouble(r.get(7)))
-        .toList();
+    List<Double> busy =
+        rows.stream()
+            .filter(r -> r.get(4).equals("busy_pct"))
+            .map(r -> Double.parseDouble(r.get(7)))
+            .toList();
     assertThat(busy).hasSize(2);
     assertThat(busy.get(0)).isGreaterThan(busy.get(1));
   }
@@ -119,28 +165,50 @@ final class SweepCommandTest {
     assertThat(table).startsWith("hw.shape (8 CPUs, SMT2), wl.schbench; 3 seeds per point");
     // Per block, the workload's metric paired seed by seed, as the CSV counts it.
     for (String workers : List.of("2", "4")) {
-      List<String> main = rows.stream().filter(r -> r.get(2).equals("new")
-          && r.get(3).equals(workers) && r.get(4).equals("p99_wakeup_latency")).findFirst()
-          .orElseThrow();
-      assertThat(table).contains("paired by seed, p99_wakeup_latency: new higher on "
-          + main.get(13) + " of 3 seeds, lower on " + main.get(14));
+      List<String> main =
+          rows.stream()
+              .filter(
+                  r ->
+                      r.get(2).equals("new")
+                          && r.get(3).equals(workers)
+                          && r.get(4).equals("p99_wakeup_latency"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(table)
+          .contains(
+              "paired by seed, p99_wakeup_latency: new higher on "
+                  + main.get(13)
+                  + " of 3 seeds, lower on "
+                  + main.get(14));
     }
     List<String> lines = table.lines().toList();
     assertThat(lines).containsSubsequence("workers=2", "workers=4");
-    assertThat(lines.stream().filter(l -> l.startsWith("metric "))).hasSize(2)
-        .allSatisfy(l -> assertThat(l.split(" +")).containsExactly("metric", "old", "new",
-            "change"));
+    assertThat(lines.stream().filter(l -> l.startsWith("metric ")))
+        .hasSize(2)
+        .allSatisfy(
+            l -> assertThat(l.split(" +")).containsExactly("metric", "old", "new", "change"));
     // Each block has a row per metric; a row's cells are the CSV's mean and stddev per variant.
     int block = lines.indexOf("workers=4");
     for (String metric : List.of("wakeup_migrations", "workload_wakeup_p999_us")) {
       String label = metric.equals("wakeup_migrations") ? "wakeup migrations" : metric;
-      String line = lines.subList(block, lines.size()).stream()
-          .filter(l -> l.startsWith(label + " ")).findFirst().orElseThrow();
+      String line =
+          lines.subList(block, lines.size()).stream()
+              .filter(l -> l.startsWith(label + " "))
+              .findFirst()
+              .orElseThrow();
       for (String variant : List.of("old", "new")) {
-        List<String> row = rows.stream().filter(r -> r.get(2).equals(variant)
-            && r.get(3).equals("4") && r.get(4).equals(metric)).findFirst().orElseThrow();
-        assertThat(line).contains(TextTable.number(Double.parseDouble(row.get(7))) + " ± "
-            + TextTable.number(Double.parseDouble(row.get(8))));
+        List<String> row =
+            rows.stream()
+                .filter(
+                    r ->
+                        r.get(2).equals(variant) && r.get(3).equals("4") && r.get(4).equals(metric))
+                .findFirst()
+                .orElseThrow();
+        assertThat(line)
+            .contains(
+                TextTable.number(Double.parseDouble(row.get(7)))
+                    + " ± "
+                    + TextTable.number(Double.parseDouble(row.get(8))));
       }
     }
   }
@@ -154,8 +222,10 @@ final class SweepCommandTest {
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     // One row per cell: 2 worker counts x 2 variants x 2 seeds.
     assertThat(lines).hasSize(1 + 8);
-    assertThat(lines.get(0)).startsWith("sweep,cell,variant,seed,M.shape,workers,"
-        + "throughput_metric,throughput_unit,higher_is_better,reported,throughput,");
+    assertThat(lines.get(0))
+        .startsWith(
+            "sweep,cell,variant,seed,M.shape,workers,"
+                + "throughput_metric,throughput_unit,higher_is_better,reported,throughput,");
     Files.write(file, lines.subList(0, 1 + 5), StandardCharsets.UTF_8);
     args.set(args.indexOf("--rows"), "--resume");
     String resumed = Invocation.of(args).assertOk().out();
@@ -185,7 +255,9 @@ final class SweepCommandTest {
   }
 
   private static String withoutEngineSpeed(String csv) {
-    return csv.lines().filter(l -> !l.contains(",sim_seconds_per_wall_second,")).toList()
+    return csv.lines()
+        .filter(l -> !l.contains(",sim_seconds_per_wall_second,"))
+        .toList()
         .toString();
   }
 
@@ -212,10 +284,15 @@ final class SweepCommandTest {
 
   @Test
   void grid_cpuListAlternativesSplitOnSemicolons() {
-    var grid = SweepCommand.grid(
-        PluginArguments.require(dev.schedlab.spi.PluginRegistry.load(), "wl.schbench",
-            dev.schedlab.spi.WorkloadProvider.class).descriptor(),
-        "", Map.of("affinity", "0-3,8;0-7"));
+    var grid =
+        SweepCommand.grid(
+            PluginArguments.require(
+                    dev.schedlab.spi.PluginRegistry.load(),
+                    "wl.schbench",
+                    dev.schedlab.spi.WorkloadProvider.class)
+                .descriptor(),
+            "",
+            Map.of("affinity", "0-3,8;0-7"));
     assertThat(grid.get("affinity")).containsExactly("0-3,8", "0-7");
   }
 
@@ -240,15 +317,18 @@ final class SweepCommandTest {
   @Test
   void metricOption_addsWorkloadFiguresAndRunMetricsAfterTheDefaults() {
     List<String> args = new ArrayList<>(SWEEP);
-    args.addAll(List.of("--metric", "workload_wakeup_p999_us,ilb_runs", "--metric",
-        "busy_pct"));
+    args.addAll(List.of("--metric", "workload_wakeup_p999_us,ilb_runs", "--metric", "busy_pct"));
     List<List<String>> rows = csv(Invocation.of(args).assertOk().out());
     int perVariant = Metrics.SWEEP_DEFAULTS.size() + 2;
     assertThat(rows).hasSize(1 + 2 * perVariant);
-    assertThat(rows.subList(1, 1 + perVariant)).extracting(r -> r.get(3))
+    assertThat(rows.subList(1, 1 + perVariant))
+        .extracting(r -> r.get(3))
         .endsWith("workload_wakeup_p999_us", "ilb_runs");
-    List<String> p999 = rows.stream()
-        .filter(r -> r.get(3).equals("workload_wakeup_p999_us")).map(r -> r.get(5)).toList();
+    List<String> p999 =
+        rows.stream()
+            .filter(r -> r.get(3).equals("workload_wakeup_p999_us"))
+            .map(r -> r.get(5))
+            .toList();
     // Every seed ran schbench, so each mean is a latency, not the blank of a missing figure.
     assertThat(p999).hasSize(2).allSatisfy(v -> assertThat(Double.parseDouble(v)).isPositive());
   }
@@ -263,28 +343,44 @@ final class SweepCommandTest {
   @Test
   void metricOption_figureNoRunReported_oneLineNamingTheReportedOnes_nothingPrinted() {
     List<String> args = sweepWithSeeds("1", "--metric", "workload_nonsense");
-    Invocation run = Invocation.of(args).assertBadInput(
-        "--metric workload_nonsense", "workload_wakeup_p999_us");
+    Invocation run =
+        Invocation.of(args).assertBadInput("--metric workload_nonsense", "workload_wakeup_p999_us");
     assertThat(run.out()).isEmpty();
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void metricNumbers_areTheNumericKeysOfARunOtherThanWorkloadAndPluginFigures() {
-    Map<String, Object> json = JsonParser.object(Invocation.of(
-        "run", "--machine", "hw.shape", "-M", "shape=1n1l4c2t", "--workload", "wl.schbench",
-        "--duration", "5ms", "--format", "json").assertOk().out());
-    Map<String, Object> metrics = (Map<String, Object>)
-        ((List<Map<String, Object>>) json.get("variants")).get(0).get("metrics");
-    List<String> numeric = metrics.entrySet().stream()
-        .filter(e -> e.getValue() instanceof Number && !Metrics.isPrefixed(e.getKey()))
-        // The report adds the scenario's HZ and CPU count beside the run's metrics.
-        .filter(e -> !e.getKey().equals("hz") && !e.getKey().equals("cpus"))
-        .map(Map.Entry::getKey)
-        .toList();
+    Map<String, Object> json =
+        JsonParser.object(
+            Invocation.of(
+                    "run",
+                    "--machine",
+                    "hw.shape",
+                    "-M",
+                    "shape=1n1l4c2t",
+                    "--workload",
+                    "wl.schbench",
+                    "--duration",
+                    "5ms",
+                    "--format",
+                    "json")
+                .assertOk()
+                .out());
+    Map<String, Object> metrics =
+        (Map<String, Object>)
+            ((List<Map<String, Object>>) json.get("variants")).get(0).get("metrics");
+    List<String> numeric =
+        metrics.entrySet().stream()
+            .filter(e -> e.getValue() instanceof Number && !Metrics.isPrefixed(e.getKey()))
+            // The report adds the scenario's HZ and CPU count beside the run's metrics.
+            .filter(e -> !e.getKey().equals("hz") && !e.getKey().equals("cpus"))
+            .map(Map.Entry::getKey)
+            .toList();
     // Wall-clock figures are in the report's engine section, not among the metrics.
-    assertThat(numeric).containsExactlyElementsOf(
-        Metrics.NUMBERS.stream().filter(Metrics::deterministic).toList());
+    assertThat(numeric)
+        .containsExactlyElementsOf(
+            Metrics.NUMBERS.stream().filter(Metrics::deterministic).toList());
   }
 
   private static List<List<String>> csv(String text) {

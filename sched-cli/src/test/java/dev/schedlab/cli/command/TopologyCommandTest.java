@@ -25,10 +25,15 @@ final class TopologyCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void shape_json_countsAndDomainsFollowTheShape() {
-    Map<String, Object> json = JsonParser.object(
-        Invocation.of("topology", "--shape", "1n2l4c2t", "--format", "json").assertOk().out());
-    assertThat(json).containsEntry("packages", 1.0).containsEntry("numa_nodes", 1.0)
-        .containsEntry("llcs", 2.0).containsEntry("cores", 8.0).containsEntry("cpus", 16.0)
+    Map<String, Object> json =
+        JsonParser.object(
+            Invocation.of("topology", "--shape", "1n2l4c2t", "--format", "json").assertOk().out());
+    assertThat(json)
+        .containsEntry("packages", 1.0)
+        .containsEntry("numa_nodes", 1.0)
+        .containsEntry("llcs", 2.0)
+        .containsEntry("cores", 8.0)
+        .containsEntry("cpus", 16.0)
         .containsEntry("smt", 2.0);
     List<Map<String, Object>> domains = (List<Map<String, Object>>) json.get("domains");
     assertThat(domains).extracting(d -> d.get("name")).startsWith("SMT", "MC");
@@ -44,8 +49,11 @@ final class TopologyCommandTest {
 
   @Test
   void adjacentSiblings_pairNeighbours() {
-    assertThat(Invocation.of("topology", "--shape", "1n1l4c2t", "--siblings", "adjacent")
-        .assertOk().out()).contains("span 0-1 (2 CPUs)");
+    assertThat(
+            Invocation.of("topology", "--shape", "1n1l4c2t", "--siblings", "adjacent")
+                .assertOk()
+                .out())
+        .contains("span 0-1 (2 CPUs)");
   }
 
   @Test
@@ -61,23 +69,45 @@ final class TopologyCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void isolcpusDomain_removesCpusFromTheDomains() {
-    Map<String, Object> json = JsonParser.object(Invocation.of("topology", "--shape", "1n1l4c1t",
-        "--isolcpus", "domain,3", "--nohz-full", "2-3", "--format", "json").assertOk().out());
+    Map<String, Object> json =
+        JsonParser.object(
+            Invocation.of(
+                    "topology",
+                    "--shape",
+                    "1n1l4c1t",
+                    "--isolcpus",
+                    "domain,3",
+                    "--nohz-full",
+                    "2-3",
+                    "--format",
+                    "json")
+                .assertOk()
+                .out());
     assertThat(json).containsEntry("cpu_map", "0-2").containsEntry("housekeeping", "0-1");
-    assertThat((List<Map<String, Object>>) json.get("domains")).first()
-        .extracting(d -> d.get("span")).isEqualTo("0-2");
+    assertThat((List<Map<String, Object>>) json.get("domains"))
+        .first()
+        .extracting(d -> d.get("span"))
+        .isEqualTo("0-2");
   }
 
   @Test
   @SuppressWarnings("unchecked")
   void hwlocExport_importedWithItsCounts() {
     Path file = sharedTopology("hwloc/32em64t-2n8c2t-pci-noio.xml");
-    Map<String, Object> json = JsonParser.object(Invocation.of("topology", "--hwloc",
-        file.toString(), "--format", "json").assertOk().out());
-    assertThat(json).containsEntry("packages", 2.0).containsEntry("numa_nodes", 2.0)
-        .containsEntry("cores", 16.0).containsEntry("cpus", 32.0).containsEntry("smt", 2.0);
+    Map<String, Object> json =
+        JsonParser.object(
+            Invocation.of("topology", "--hwloc", file.toString(), "--format", "json")
+                .assertOk()
+                .out());
+    assertThat(json)
+        .containsEntry("packages", 2.0)
+        .containsEntry("numa_nodes", 2.0)
+        .containsEntry("cores", 16.0)
+        .containsEntry("cpus", 32.0)
+        .containsEntry("smt", 2.0);
     assertThat((List<Map<String, Object>>) json.get("domains"))
-        .extracting(d -> d.get("name")).contains("SMT", "NUMA");
+        .extracting(d -> d.get("name"))
+        .contains("SMT", "NUMA");
   }
 
   @Test

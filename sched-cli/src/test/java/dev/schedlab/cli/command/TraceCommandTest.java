@@ -37,39 +37,120 @@ final class TraceCommandTest {
       throws IOException {
     Path program = dir.resolve("out/program.json");
 
-    String summary = Invocation.of("trace", "import", trace.toString(), "-o", program.toString())
-        .assertOk().out();
-    String fromProgram = Invocation.of("run", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.trace", "-W", "file=" + program, "--duration", "10ms", "--format",
-        "csv").assertOk().out();
-    String fromTrace = Invocation.of("run", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.trace", "-W", "file=" + trace, "--duration", "10ms", "--format",
-        "csv").assertOk().out();
-    String table = Invocation.of("run", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.trace", "-W", "file=" + program, "--duration", "10ms").assertOk()
-        .out();
+    String summary =
+        Invocation.of("trace", "import", trace.toString(), "-o", program.toString())
+            .assertOk()
+            .out();
+    String fromProgram =
+        Invocation.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + program,
+                "--duration",
+                "10ms",
+                "--format",
+                "csv")
+            .assertOk()
+            .out();
+    String fromTrace =
+        Invocation.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + trace,
+                "--duration",
+                "10ms",
+                "--format",
+                "csv")
+            .assertOk()
+            .out();
+    String table =
+        Invocation.of(
+                "run",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + program,
+                "--duration",
+                "10ms")
+            .assertOk()
+            .out();
 
-    assertThat(summary).contains(trace + ": ftrace text, recorded on an unnamed machine",
-        "  events  14 scheduler events", "  tasks   3 (2 at the start, 1 forked, 1 exited; 1"
-            + " per-CPU kernel threads, 0 real-time)",
-        "  steps   4 bursts (0.000725 s of work), 1 wake edges, 1 timed wakeups",
-        "wrote " + program);
+    assertThat(summary)
+        .contains(
+            trace + ": ftrace text, recorded on an unnamed machine",
+            "  events  14 scheduler events",
+            "  tasks   3 (2 at the start, 1 forked, 1 exited; 1"
+                + " per-CPU kernel threads, 0 real-time)",
+            "  steps   4 bursts (0.000725 s of work), 1 wake edges, 1 timed wakeups",
+            "wrote " + program);
     assertThat(Files.readString(program, StandardCharsets.UTF_8))
         .contains("\"schedlab\": \"trace program\"", "\"ops\": \"r190000 b0 r90000 x\"");
     assertThat(withoutSpeed(fromProgram)).isEqualTo(withoutSpeed(fromTrace));
-    assertThat(table).contains("wl.trace: replay of " + trace + " (ftrace text, recorded on an"
-        + " unnamed machine", "3 tasks, 4 bursts, 1 wake edges, 2 timed wakeups, 1 forks, 1"
-        + " exits", "time (s, lower is better)");
+    assertThat(table)
+        .contains(
+            "wl.trace: replay of " + trace + " (ftrace text, recorded on an" + " unnamed machine",
+            "3 tasks, 4 bursts, 1 wake edges, 2 timed wakeups, 1 forks, 1" + " exits",
+            "time (s, lower is better)");
   }
 
   @Test
   void compareAndSweep_acceptTheTraceWorkload() {
-    String compare = Invocation.of("compare", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.trace", "-W", "file=" + trace, "--duration", "10ms", "--variant",
-        "a=mainline-7.1", "--variant", "b=mainline-7.3").assertOk().out();
-    String sweep = Invocation.of("sweep", "--machine", "hw.shape", "-M", "shape=1n1l2c2t",
-        "--workload", "wl.trace", "-W", "file=" + trace, "--duration", "10ms", "--variant",
-        "a=mainline-7.1", "--variant", "b=mainline-7.3", "--seeds", "1..2").assertOk().out();
+    String compare =
+        Invocation.of(
+                "compare",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + trace,
+                "--duration",
+                "10ms",
+                "--variant",
+                "a=mainline-7.1",
+                "--variant",
+                "b=mainline-7.3")
+            .assertOk()
+            .out();
+    String sweep =
+        Invocation.of(
+                "sweep",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c2t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + trace,
+                "--duration",
+                "10ms",
+                "--variant",
+                "a=mainline-7.1",
+                "--variant",
+                "b=mainline-7.3",
+                "--seeds",
+                "1..2")
+            .assertOk()
+            .out();
 
     assertThat(compare).contains("replay of " + trace, "time (s, lower is better)");
     assertThat(sweep).contains("time", "a", "b");
@@ -78,21 +159,53 @@ final class TraceCommandTest {
   @Test
   void recordedOn_smtMachine_burstsBesideABusySiblingAreLessWork() {
     // bash and the worker ran on the two threads of one core for 230 of their 725 µs.
-    String out = Invocation.of("trace", "import", trace.toString(), "--recorded-on", "hw.shape",
-        "-M", "shape=1n1l1c2t", "-M", "smt_corun_compute=0.5").assertOk().out();
+    String out =
+        Invocation.of(
+                "trace",
+                "import",
+                trace.toString(),
+                "--recorded-on",
+                "hw.shape",
+                "-M",
+                "shape=1n1l1c2t",
+                "-M",
+                "smt_corun_compute=0.5")
+            .assertOk()
+            .out();
 
-    assertThat(out).contains("recorded on hw.shape -M shape=1n1l1c2t -M smt_corun_compute=0.5,"
-        + " 2 CPUs", "4 bursts (0.000495 s of work)");
+    assertThat(out)
+        .contains(
+            "recorded on hw.shape -M shape=1n1l1c2t -M smt_corun_compute=0.5," + " 2 CPUs",
+            "4 bursts (0.000495 s of work)");
   }
 
   @Test
   void check_sameTopology_everyTaskGetsItsRecordedCpuTime() {
-    String out = Invocation.of("trace", "check", "--machine", "hw.shape", "-M",
-        "shape=1n1l2c1t", "--workload", "wl.trace", "-W", "file=" + trace, "--duration",
-        "10ms").assertOk().out();
+    String out =
+        Invocation.of(
+                "trace",
+                "check",
+                "--machine",
+                "hw.shape",
+                "-M",
+                "shape=1n1l2c1t",
+                "--workload",
+                "wl.trace",
+                "-W",
+                "file=" + trace,
+                "--duration",
+                "10ms")
+            .assertOk()
+            .out();
 
-    assertThat(out).contains("trace check: replay of " + trace, "replay completed at 0.000950 s",
-        "tasks whose CPU time is within 5 %", "3 of 3", "worker-101", "migrations, all");
+    assertThat(out)
+        .contains(
+            "trace check: replay of " + trace,
+            "replay completed at 0.000950 s",
+            "tasks whose CPU time is within 5 %",
+            "3 of 3",
+            "worker-101",
+            "migrations, all");
     assertThat(out).containsPattern("CPU time, all tasks \\(s\\) +0\\.0007 +0\\.0007 +1\\.000");
   }
 
@@ -114,11 +227,28 @@ final class TraceCommandTest {
         .assertBadInput("-M shape=1n1l1c2t: a machine parameter needs --recorded-on ID");
     Invocation.of("trace", "import", trace.toString(), "--recorded-on", "hw.veraa")
         .assertBadInput("hw.veraa");
-    Invocation.of("trace", "import", trace.toString(), "--recorded-on", "hw.shape", "-M",
-        "shape=1n1l1c1t").assertBadInput("the trace has CPU 1 but the recording machine"
-            + " hw.shape -M shape=1n1l1c1t has 1 CPUs (0-0)");
-    Invocation.of("run", "--machine", "hw.shape", "--workload", "wl.trace", "-W",
-        "file=" + empty, "--duration", "10ms").assertBadInput("wl.trace: " + empty + " is empty");
+    Invocation.of(
+            "trace",
+            "import",
+            trace.toString(),
+            "--recorded-on",
+            "hw.shape",
+            "-M",
+            "shape=1n1l1c1t")
+        .assertBadInput(
+            "the trace has CPU 1 but the recording machine"
+                + " hw.shape -M shape=1n1l1c1t has 1 CPUs (0-0)");
+    Invocation.of(
+            "run",
+            "--machine",
+            "hw.shape",
+            "--workload",
+            "wl.trace",
+            "-W",
+            "file=" + empty,
+            "--duration",
+            "10ms")
+        .assertBadInput("wl.trace: " + empty + " is empty");
     Invocation.of("trace").assertBadInput("trace: expected a command: import or check");
     Invocation.of("trace", "check", "--machine", "hw.shape", "--workload", "wl.gemm")
         .assertBadInput("trace check: --workload wl.gemm: expected wl.trace");
@@ -129,8 +259,7 @@ final class TraceCommandTest {
     StringBuilder out = new StringBuilder();
     for (String line : csv.lines().toList()) {
       String[] cells = line.split(",", -1);
-      out.append(String.join(",", java.util.Arrays.copyOf(cells, cells.length - 2)))
-          .append('\n');
+      out.append(String.join(",", java.util.Arrays.copyOf(cells, cells.length - 2))).append('\n');
     }
     return out.toString();
   }

@@ -25,9 +25,14 @@ final class JsonTest {
     value.put("none", null);
     Map<String, Object> parsed = JsonParser.object(Json.pretty(value));
     assertThat(parsed.keySet()).containsExactlyElementsOf(value.keySet());
-    assertThat(parsed).containsEntry("text", value.get("text")).containsEntry("int", 42.0)
-        .containsEntry("double", 0.125).containsEntry("big", 9.4e12)
-        .containsEntry("small", 1.5e-7).containsEntry("nan", null).containsEntry("none", null)
+    assertThat(parsed)
+        .containsEntry("text", value.get("text"))
+        .containsEntry("int", 42.0)
+        .containsEntry("double", 0.125)
+        .containsEntry("big", 9.4e12)
+        .containsEntry("small", 1.5e-7)
+        .containsEntry("nan", null)
+        .containsEntry("none", null)
         .containsEntry("list", List.of(1.0, "two", true));
     assertThat(JsonParser.parse(Json.compact(value))).isEqualTo(parsed);
   }

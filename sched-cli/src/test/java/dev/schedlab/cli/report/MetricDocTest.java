@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
  * keys, sweep's default metrics) are the catalogue rendered: the page's generated sections equal
  * what {@link Metrics#CATALOGUE} says now, so a metric added, renamed or redocumented in the
  * catalogue fails here until the page follows. With {@code -Dschedlab.writeDocs=true} the test
- * rewrites the sections first:
- * {@code mvn -o test -pl sched-cli -am -Dtest=MetricDocTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Dschedlab.writeDocs=true}.
+ * rewrites the sections first: {@code mvn -o test -pl sched-cli -am -Dtest=MetricDocTest
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dschedlab.writeDocs=true}.
  */
 final class MetricDocTest {
 
@@ -37,8 +36,9 @@ final class MetricDocTest {
     }
 
     assertThat(page)
-        .as("docs/reports.md's metric tables are generated from Metrics.CATALOGUE; rerun with"
-            + " -Dschedlab.writeDocs=true to rewrite them")
+        .as(
+            "docs/reports.md's metric tables are generated from Metrics.CATALOGUE; rerun with"
+                + " -Dschedlab.writeDocs=true to rewrite them")
         .isEqualTo(expected);
   }
 
@@ -49,7 +49,8 @@ final class MetricDocTest {
       assertThat(keys.add(m.key())).as("key %s declared once", m.key()).isTrue();
       assertThat(m.counts()).as("what %s counts", m.key()).isNotBlank();
       assertThat(m.kernel()).as("kernel counterpart of %s", m.key()).isNotBlank();
-      assertThat(m.is(Use.TABLE)).as("%s has a label exactly when it is a row", m.key())
+      assertThat(m.is(Use.TABLE))
+          .as("%s has a label exactly when it is a row", m.key())
           .isEqualTo(m.label() != null);
     }
     for (Metrics.Family f : Metrics.FAMILIES) {
@@ -68,8 +69,9 @@ final class MetricDocTest {
   }
 
   private static String tableRows() {
-    StringBuilder out = new StringBuilder(
-        "| row | key | better | what it counts | kernel counterpart |\n|---|---|---|---|---|\n");
+    StringBuilder out =
+        new StringBuilder(
+            "| row | key | better | what it counts | kernel counterpart |\n|---|---|---|---|---|\n");
     for (Metric m : Metrics.METRICS) {
       if (m.is(Use.TABLE)) {
         out.append(row(m.label(), code(m.key()), better(m.better()), m.counts(), m.kernel()));
@@ -79,8 +81,9 @@ final class MetricDocTest {
   }
 
   private static String otherKeys() {
-    StringBuilder out = new StringBuilder(
-        "| key | unit | what it counts | kernel counterpart |\n|---|---|---|---|\n");
+    StringBuilder out =
+        new StringBuilder(
+            "| key | unit | what it counts | kernel counterpart |\n|---|---|---|---|\n");
     Set<String> families = new LinkedHashSet<>();
     for (Metrics.Entry entry : Metrics.CATALOGUE) {
       if (entry instanceof Metric m && !m.is(Use.TABLE)) {
@@ -90,8 +93,12 @@ final class MetricDocTest {
           out.append(row(code(m.family()), m.unit(), m.counts(), m.kernel()));
         }
       } else if (entry instanceof Metrics.Family f) {
-        out.append(row(String.join(", ", f.patterns().stream().map(MetricDocTest::code).toList()),
-            "", f.counts(), f.kernel()));
+        out.append(
+            row(
+                String.join(", ", f.patterns().stream().map(MetricDocTest::code).toList()),
+                "",
+                f.counts(),
+                f.kernel()));
       }
     }
     return out.toString();
@@ -99,8 +106,11 @@ final class MetricDocTest {
 
   private static String sweepDefaults() {
     List<String> keys = Metrics.SWEEP_DEFAULTS.stream().map(MetricDocTest::code).toList();
-    return "The default metrics are " + String.join(", ", keys.subList(0, keys.size() - 1))
-        + " and " + keys.get(keys.size() - 1) + ".\n";
+    return "The default metrics are "
+        + String.join(", ", keys.subList(0, keys.size() - 1))
+        + " and "
+        + keys.get(keys.size() - 1)
+        + ".\n";
   }
 
   private static String replace(String page, String section, String body) {

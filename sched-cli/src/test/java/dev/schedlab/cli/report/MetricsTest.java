@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A run's counters reach the reports under the key of their owner: the engine's own {@code
  * engine.<name>} as {@code engine_<name>}, a plugin's {@code <plugin id>.<name>} as {@code
- * plugin_<plugin id>.<name>}; both families are open to {@code sweep --metric}, their bare
- * prefixes are not.
+ * plugin_<plugin id>.<name>}; both families are open to {@code sweep --metric}, their bare prefixes
+ * are not.
  */
 final class MetricsTest {
 

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Temporary report files do not outlive their run: a run stopped by SIGTERM removes its own, and a
- * later run writing into the directory removes those of dead processes and hour-old ones of the
- * old naming, and nothing else.
+ * later run writing into the directory removes those of dead processes and hour-old ones of the old
+ * naming, and nothing else.
  */
 final class TempFilesTest {
 
@@ -32,14 +32,14 @@ final class TempFilesTest {
     Process dead = new ProcessBuilder("true").start();
     dead.waitFor(10, TimeUnit.SECONDS);
     Path deadTemp = touch(TempFiles.name("r.html", dead.pid(), 1));
-    Path liveTemp = touch(TempFiles.name("r.html", ProcessHandle.current().parent()
-        .orElseThrow().pid(), 2));
+    Path liveTemp =
+        touch(TempFiles.name("r.html", ProcessHandle.current().parent().orElseThrow().pid(), 2));
     Path oldStale = touch(".r.html.1a2b3c.tmp");
     Files.setLastModifiedTime(oldStale, FileTime.from(Instant.now().minus(2, ChronoUnit.HOURS)));
     Path oldRecent = touch(".r.html.4d5e6f.tmp");
     Path unrelated = touch(".notes.tmp");
-    Path linked = Files.createSymbolicLink(
-        dir.resolve(TempFiles.name("s.html", dead.pid(), 3)), unrelated);
+    Path linked =
+        Files.createSymbolicLink(dir.resolve(TempFiles.name("s.html", dead.pid(), 3)), unrelated);
 
     TempFiles.sweep(dir);
 
@@ -53,14 +53,23 @@ final class TempFilesTest {
 
   @Test
   void sigterm_whileWriting_leavesNoTemporaryFile() throws Exception {
-    String classPath = String.join(File.pathSeparator,
-        location(ReportFiles.class), location(FileProblems.class), location(TempFilesTest.class));
-    Process child = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
-        StagingChild.class.getName(), dir.resolve("r.html").toString())
-        .redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+    String classPath =
+        String.join(
+            File.pathSeparator,
+            location(ReportFiles.class),
+            location(FileProblems.class),
+            location(TempFilesTest.class));
+    Process child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                classPath,
+                StagingChild.class.getName(),
+                dir.resolve("r.html").toString())
+            .redirectErrorStream(true)
+            .start();
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
       assertThat(out.readLine()).isEqualTo("staging");
       assertThat(tempFiles()).hasSize(1);
       child.destroy();
@@ -89,17 +98,19 @@ final class TempFilesTest {
   static final class StagingChild {
     public static void main(String[] args) {
       try (ReportFiles.Batch batch = new ReportFiles.Batch(System.out)) {
-        batch.stage(ReportFiles.checkFile("--html", args[0]), out -> {
-          out.write("partial");
-          out.flush();
-          System.out.println("staging");
-          System.out.flush();
-          try {
-            Thread.sleep(60_000);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
+        batch.stage(
+            ReportFiles.checkFile("--html", args[0]),
+            out -> {
+              out.write("partial");
+              out.flush();
+              System.out.println("staging");
+              System.out.flush();
+              try {
+                Thread.sleep(60_000);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
       }
     }
   }

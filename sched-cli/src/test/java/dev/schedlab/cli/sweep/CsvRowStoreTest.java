@@ -30,7 +30,11 @@ final class CsvRowStoreTest {
     Map<String, List<String>> grid = new LinkedHashMap<>();
     // A value with a comma: the CSV quotes it.
     grid.put("affinity", List.of(affinity, "0-7"));
-    return new SweepPlan(options, grid, List.of("a=mainline-7.1"), List.of(1L, 2L),
+    return new SweepPlan(
+        options,
+        grid,
+        List.of("a=mainline-7.1"),
+        List.of(1L, 2L),
         List.of("throughput", "busy_pct", "workload_wakeup_p999_us"));
   }
 
@@ -39,9 +43,14 @@ final class CsvRowStoreTest {
     if (!reported) {
       missing.set(2);
     }
-    return new SweepRow(cell, "p99_wakeup_latency", "us", false,
+    return new SweepRow(
+        cell,
+        "p99_wakeup_latency",
+        "us",
+        false,
         // A reported NaN stays apart from an unreported figure.
-        new double[] {throughput, 1.0 / 3, Double.NaN}, missing,
+        new double[] {throughput, 1.0 / 3, Double.NaN},
+        missing,
         reported ? List.of("workload_wakeup_p999_us", "plugin_x.y") : List.of());
   }
 
@@ -95,7 +104,8 @@ final class CsvRowStoreTest {
       store.write(row(0, 1, true));
     }
     assertThatThrownBy(() -> CsvRowStore.open(file, plan("0-3"), true))
-        .isInstanceOf(BadInputException.class).hasMessageContaining("another sweep");
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("another sweep");
   }
 
   @Test
@@ -103,10 +113,13 @@ final class CsvRowStoreTest {
     Path file = dir.resolve("rows.csv");
     CsvRowStore.open(file, plan("0-3,8"), false).close();
     assertThatThrownBy(() -> CsvRowStore.open(file, plan("0-3,8"), false))
-        .isInstanceOf(BadInputException.class).hasMessageContaining("--resume");
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("--resume");
     assertThatThrownBy(() -> CsvRowStore.open(dir.resolve("none.csv"), plan("0-3,8"), true))
-        .isInstanceOf(BadInputException.class).hasMessageContaining("no such file");
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("no such file");
     assertThatThrownBy(() -> CsvRowStore.open(dir.resolve("r.parquet"), plan("0-3,8"), false))
-        .isInstanceOf(BadInputException.class).hasMessageContaining("--engine spark");
+        .isInstanceOf(BadInputException.class)
+        .hasMessageContaining("--engine spark");
   }
 }

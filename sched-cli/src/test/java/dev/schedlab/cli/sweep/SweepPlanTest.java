@@ -23,7 +23,11 @@ final class SweepPlanTest {
     grid.put("M.shape", List.of("1n1l4c2t", "1n1l8c2t"));
     grid.put("workers", List.of("2", "4", "8"));
     grid.put("E.ipi_latency", List.of("1us"));
-    return new SweepPlan(options, grid, List.of("a=mainline-7.1", "b=mainline-7.3"), seeds,
+    return new SweepPlan(
+        options,
+        grid,
+        List.of("a=mainline-7.1", "b=mainline-7.3"),
+        seeds,
         List.of("throughput", "busy_pct"));
   }
 
@@ -45,8 +49,15 @@ final class SweepPlanTest {
     for (int i = 0; i < plan.cellCount(); i++) {
       SweepCell cell = plan.cell(i);
       assertThat(cell.index()).isEqualTo(i);
-      assertThat(cell.point().get("M.shape") + " " + cell.point().get("workers") + " "
-          + cell.variant() + " " + cell.seed()).isEqualTo(visited.get(i));
+      assertThat(
+              cell.point().get("M.shape")
+                  + " "
+                  + cell.point().get("workers")
+                  + " "
+                  + cell.variant()
+                  + " "
+                  + cell.seed())
+          .isEqualTo(visited.get(i));
       assertThat(cell.point()).containsEntry("E.ipi_latency", "1us");
     }
     assertThat(plan.varying()).containsExactly("M.shape", "workers");

@@ -11,8 +11,7 @@ import org.junit.jupiter.api.Test;
 final class SweepSummaryTest {
 
   private static SweepRow throughput(double v) {
-    return new SweepRow(0, "throughput", "ops/s", true, new double[] {v}, new BitSet(),
-        List.of());
+    return new SweepRow(0, "throughput", "ops/s", true, new double[] {v}, new BitSet(), List.of());
   }
 
   @Test
@@ -39,8 +38,8 @@ final class SweepSummaryTest {
 
   @Test
   void summary_meanSampleDeviationAndRange() {
-    SweepSummary.Summary s = SweepSummary.Summary.of(
-        List.of(throughput(1), throughput(2), throughput(6)), 0);
+    SweepSummary.Summary s =
+        SweepSummary.Summary.of(List.of(throughput(1), throughput(2), throughput(6)), 0);
     assertThat(s.mean()).isEqualTo(3.0);
     // Squares 4 + 1 + 9 over n - 1 = 2.
     assertThat(s.stddev()).isCloseTo(Math.sqrt(7), within(1e-12));

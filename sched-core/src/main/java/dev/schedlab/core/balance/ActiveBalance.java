@@ -9,11 +9,11 @@ import dev.schedlab.spi.view.TaskView;
 import dev.schedlab.topology.domain.SchedDomain;
 
 /**
- * Active balancing, for the tasks that {@code detach_tasks()} cannot move because they are
- * running: when to ask for it ({@code need_active_balance()}) and the stopper work that pushes
- * one task ({@code active_load_balance_cpu_stop()}), as in {@code kernel/sched/fair.c}; also the
- * plugins' one-task move, which is the stopper's move without its counters. Its {@code lb_env}
- * is preallocated, separate from the one of {@code sched_balance_rq()}.
+ * Active balancing, for the tasks that {@code detach_tasks()} cannot move because they are running:
+ * when to ask for it ({@code need_active_balance()}) and the stopper work that pushes one task
+ * ({@code active_load_balance_cpu_stop()}), as in {@code kernel/sched/fair.c}; also the plugins'
+ * one-task move, which is the stopper's move without its counters. Its {@code lb_env} is
+ * preallocated, separate from the one of {@code sched_balance_rq()}.
  */
 final class ActiveBalance {
 
@@ -35,9 +35,9 @@ final class ActiveBalance {
   }
 
   /**
-   * Models {@code need_active_balance(env)} in {@code kernel/sched/fair.c} (without asym
-   * packing): after too many failures with a task imbalance, for a reduced-capacity source, or for
-   * a misfit task.
+   * Models {@code need_active_balance(env)} in {@code kernel/sched/fair.c} (without asym packing):
+   * after too many failures with a task imbalance, for a reduced-capacity source, or for a misfit
+   * task.
    */
   boolean needActiveBalance(LbEnv e) {
     SchedDomain sd = e.sd;
@@ -56,12 +56,12 @@ final class ActiveBalance {
   }
 
   /**
-   * Models {@code active_load_balance_cpu_stop()} in {@code kernel/sched/fair.c}, run by the
-   * engine as {@code busiestCpu}'s stopper work after {@link BalanceHost#requestActiveBalance}:
-   * moves the first task from the tail of {@code cfs_tasks} that may run on {@code targetCpu},
-   * ignoring cache hotness, and counts {@code alb_count}/{@code alb_pushed}/{@code alb_failed} on
-   * the target's lowest domain spanning both CPUs. See {@link
-   * LoadBalancer#activeLoadBalanceCpuStop} for how the engine stands in for the stopper.
+   * Models {@code active_load_balance_cpu_stop()} in {@code kernel/sched/fair.c}, run by the engine
+   * as {@code busiestCpu}'s stopper work after {@link BalanceHost#requestActiveBalance}: moves the
+   * first task from the tail of {@code cfs_tasks} that may run on {@code targetCpu}, ignoring cache
+   * hotness, and counts {@code alb_count}/{@code alb_pushed}/{@code alb_failed} on the target's
+   * lowest domain spanning both CPUs. See {@link LoadBalancer#activeLoadBalanceCpuStop} for how the
+   * engine stands in for the stopper.
    */
   void activeLoadBalanceCpuStop(int busiestCpu, int targetCpu, BalanceCost cost) {
     if (!cpuState.isActive(busiestCpu) || !cpuState.isActive(targetCpu)) {
@@ -91,10 +91,10 @@ final class ActiveBalance {
   /**
    * {@link dev.schedlab.spi.view.BalanceActions#migrateOneTask}: a {@code detach_one_task()} with
    * {@code LBF_ACTIVE_LB} from {@code srcCpu} to {@code dstCpu} on the lowest domain of {@code
-   * dstCpu} spanning both: the first queued task from the tail that may run on {@code dstCpu};
-   * the running task never moves ({@link TaskView#isRunning()}). Counts the migration for that
-   * level and the lock hold, but no {@code lb_*} or {@code alb_*} counter (the move is not part of
-   * {@code sched_balance_rq()}).
+   * dstCpu} spanning both: the first queued task from the tail that may run on {@code dstCpu}; the
+   * running task never moves ({@link TaskView#isRunning()}). Counts the migration for that level
+   * and the lock hold, but no {@code lb_*} or {@code alb_*} counter (the move is not part of {@code
+   * sched_balance_rq()}).
    *
    * @param cost where the work is charged
    */

@@ -1,8 +1,8 @@
 package dev.schedlab.core.balance;
 
 /**
- * The active-balance counters of a {@code /proc/schedstat} version 17 domain line, in the order
- * the kernel prints them; all move in {@code active_load_balance_cpu_stop()}.
+ * The active-balance counters of a {@code /proc/schedstat} version 17 domain line, in the order the
+ * kernel prints them; all move in {@code active_load_balance_cpu_stop()}.
  */
 public enum AlbField {
   /** {@code alb_count}: active balances run on a domain. */

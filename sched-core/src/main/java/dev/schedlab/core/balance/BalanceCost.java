@@ -1,17 +1,20 @@
 package dev.schedlab.core.balance;
 
 /**
- * Accumulates what one balancing invocation did, so the engine can charge its CPU time through
- * a cost model: CPUs whose statistics were read, domains balanced, tasks moved, and the time the
+ * Accumulates what one balancing invocation did, so the engine can charge its CPU time through a
+ * cost model: CPUs whose statistics were read, domains balanced, tasks moved, and the time the
  * source runqueue lock was held. Reused across calls ({@link #reset()}), never allocated per call.
  */
 public final class BalanceCost {
   /** CPUs whose runqueue statistics were read ({@code update_sg_lb_stats} per CPU). */
   public long cpusScanned;
+
   /** Domains for which {@code sched_balance_rq} ran. */
   public long domainsBalanced;
+
   /** Tasks examined by {@code detach_tasks} / {@code can_migrate_task}. */
   public long tasksExamined;
+
   /** Tasks moved. */
   public long tasksMoved;
 

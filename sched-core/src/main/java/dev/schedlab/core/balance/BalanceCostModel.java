@@ -6,23 +6,23 @@ package dev.schedlab.core.balance;
  * accounting); the simulator computes it, and the engine charges it to the balancing CPU.
  *
  * <p>Every number here is an assumption of this model, not a measurement from a source; all are
- * overridable. {@link #defaults()} was chosen so that the derived {@code max_newidle_lb_cost}
- * lands in the range the kernel's debugfs typically shows on servers (a few µs for an SMT or
- * 16-CPU LLC domain, tens of µs for a domain spanning a few hundred CPUs):
+ * overridable. {@link #defaults()} was chosen so that the derived {@code max_newidle_lb_cost} lands
+ * in the range the kernel's debugfs typically shows on servers (a few µs for an SMT or 16-CPU LLC
+ * domain, tens of µs for a domain spanning a few hundred CPUs):
  *
  * <ul>
- *   <li>{@code baseNs} 1000: softirq entry/exit or newidle entry, RCU read section, the domain
- *       walk itself and the blocked-average update of the balancing CPU;
- *   <li>{@code perCpuScannedNs} 40: {@code update_sg_lb_stats()} reads a few cache lines of
- *       each remote runqueue (PELT averages, nr_running, capacity); ~10-20 ns for a hit in a
- *       shared L2/L3, ~100 ns or more across a socket, blended;
+ *   <li>{@code baseNs} 1000: softirq entry/exit or newidle entry, RCU read section, the domain walk
+ *       itself and the blocked-average update of the balancing CPU;
+ *   <li>{@code perCpuScannedNs} 40: {@code update_sg_lb_stats()} reads a few cache lines of each
+ *       remote runqueue (PELT averages, nr_running, capacity); ~10-20 ns for a hit in a shared
+ *       L2/L3, ~100 ns or more across a socket, blended;
  *   <li>{@code perDomainNs} 300: the fixed part of one {@code sched_balance_rq()}: env setup,
  *       {@code should_we_balance()}, the group decision and {@code calculate_imbalance()};
  *   <li>{@code perTaskExaminedNs} 100: one {@code can_migrate_task()} under the source lock
  *       (affinity test, {@code task_hot()}, list rotation);
  *   <li>{@code perTaskMovedNs} 1500: {@code detach_task()} + {@code attach_task()}: dequeue and
- *       enqueue with PELT attach/detach, {@code set_task_cpu()}, and the task's cache lines
- *       moving between CPUs.
+ *       enqueue with PELT attach/detach, {@code set_task_cpu()}, and the task's cache lines moving
+ *       between CPUs.
  * </ul>
  *
  * @param baseNs fixed cost of one balancing invocation
@@ -32,10 +32,15 @@ package dev.schedlab.core.balance;
  * @param perTaskMovedNs cost per task moved
  */
 public record BalanceCostModel(
-    long baseNs, long perCpuScannedNs, long perDomainNs, long perTaskExaminedNs,
+    long baseNs,
+    long perCpuScannedNs,
+    long perDomainNs,
+    long perTaskExaminedNs,
     long perTaskMovedNs) {
 
-  /** @throws IllegalArgumentException if any cost is negative */
+  /**
+   * @throws IllegalArgumentException if any cost is negative
+   */
   public BalanceCostModel {
     requireNonNegative("baseNs", baseNs);
     requireNonNegative("perCpuScannedNs", perCpuScannedNs);
@@ -63,11 +68,11 @@ public record BalanceCostModel(
   }
 
   /**
-   * How long one {@code detach_tasks()} (or {@code detach_one_task()}) holds the source
-   * runqueue lock: every examined task plus every moved task. The whole per-task move cost is
-   * charged to the source lock, although {@code attach_task()} runs under the destination's
-   * lock: detaching (dequeue, PELT detach, {@code set_task_cpu()}) is the larger part, and the
-   * model keeps one constant per task rather than two.
+   * How long one {@code detach_tasks()} (or {@code detach_one_task()}) holds the source runqueue
+   * lock: every examined task plus every moved task. The whole per-task move cost is charged to the
+   * source lock, although {@code attach_task()} runs under the destination's lock: detaching
+   * (dequeue, PELT detach, {@code set_task_cpu()}) is the larger part, and the model keeps one
+   * constant per task rather than two.
    */
   public long lockHoldNs(long tasksExamined, long tasksMoved) {
     return tasksExamined * perTaskExaminedNs + tasksMoved * perTaskMovedNs;

@@ -8,14 +8,14 @@ import java.util.random.RandomGenerator;
 
 /**
  * What the load balancer needs from the engine: runqueue and task state, and the few mutations
- * balancing performs. The engine implements it; tests implement it with small fakes. Every
- * method is O(1) unless stated and allocates nothing.
+ * balancing performs. The engine implements it; tests implement it with small fakes. Every method
+ * is O(1) unless stated and allocates nothing.
  *
- * <p>Contract between {@code dev.schedlab.core.balance} (the balancer) and the engine: the
- * balancer owns per-domain state ({@code balance_interval}, {@code nr_balance_failed}, {@code
- * last_balance}, {@code max_newidle_lb_cost}, newidle statistics), per-rq {@code next_balance}
- * and {@code max_idle_balance_cost}, {@code rd->overloaded}, and the schedstat lb counters; the
- * engine owns everything else (runqueues, PELT, {@code avg_idle}, idle state, NOHZ state).
+ * <p>Contract between {@code dev.schedlab.core.balance} (the balancer) and the engine: the balancer
+ * owns per-domain state ({@code balance_interval}, {@code nr_balance_failed}, {@code last_balance},
+ * {@code max_newidle_lb_cost}, newidle statistics), per-rq {@code next_balance} and {@code
+ * max_idle_balance_cost}, {@code rd->overloaded}, and the schedstat lb counters; the engine owns
+ * everything else (runqueues, PELT, {@code avg_idle}, idle state, NOHZ state).
  */
 public interface BalanceHost {
 
@@ -71,16 +71,16 @@ public interface BalanceHost {
   long taskUtilEst(int taskId);
 
   /**
-   * Detaches a queued, not running task from its runqueue and attaches it to {@code dstCpu}
-   * ({@code detach_task()} + {@code attach_task()}), with migration accounting; {@code level} is
-   * the sched-domain level whose balancing moved it (for per-level migration statistics).
+   * Detaches a queued, not running task from its runqueue and attaches it to {@code dstCpu} ({@code
+   * detach_task()} + {@code attach_task()}), with migration accounting; {@code level} is the
+   * sched-domain level whose balancing moved it (for per-level migration statistics).
    */
   void migrateTask(int taskId, int dstCpu, int level);
 
   /**
-   * Queues {@code active_load_balance_cpu_stop} on {@code busiestCpu} pushing to {@code
-   * targetCpu}; the engine later calls {@link LoadBalancer#activeLoadBalanceCpuStop}. Returns
-   * false if one is already pending on that CPU ({@code busiest->active_balance}).
+   * Queues {@code active_load_balance_cpu_stop} on {@code busiestCpu} pushing to {@code targetCpu};
+   * the engine later calls {@link LoadBalancer#activeLoadBalanceCpuStop}. Returns false if one is
+   * already pending on that CPU ({@code busiest->active_balance}).
    */
   boolean requestActiveBalance(int busiestCpu, int targetCpu);
 

@@ -10,10 +10,10 @@ import java.util.List;
 /**
  * The plugin side of balancing: the {@link BalancePass} hooks in list order, the one {@link
  * PassState} they see, and the {@link BalanceActions} they may call. A pass ({@code
- * sched_balance_domains()} or {@code sched_balance_newidle()}) opens with {@link #begin} and
- * closes with {@link #end}; a plugin move made in between is charged to that pass's {@link
- * BalanceCost}, one made outside a pass (a wakeup policy's) to a scratch accumulator nobody
- * reads. No kernel function corresponds: these are the model's extension points.
+ * sched_balance_domains()} or {@code sched_balance_newidle()}) opens with {@link #begin} and closes
+ * with {@link #end}; a plugin move made in between is charged to that pass's {@link BalanceCost},
+ * one made outside a pass (a wakeup policy's) to a scratch accumulator nobody reads. No kernel
+ * function corresponds: these are the model's extension points.
  */
 final class BalancePasses implements BalanceActions {
 
@@ -22,6 +22,7 @@ final class BalancePasses implements BalanceActions {
   private final BalancerState balancerState;
   private final ActiveBalance activeBalance;
   private final BalanceCost scratchCost = new BalanceCost();
+
   /** Where plugin moves are charged during a pass; null outside one. */
   private BalanceCost passCost;
 
@@ -74,8 +75,7 @@ final class BalancePasses implements BalanceActions {
   /** See {@link ActiveBalance#migrateOneTask}; charged to the current pass, if any. */
   @Override
   public boolean migrateOneTask(int srcCpu, int dstCpu) {
-    return activeBalance.migrateOneTask(
-        srcCpu, dstCpu, passCost != null ? passCost : scratchCost);
+    return activeBalance.migrateOneTask(srcCpu, dstCpu, passCost != null ? passCost : scratchCost);
   }
 
   /** See {@link BalancerState#resetBalanceInterval}. */

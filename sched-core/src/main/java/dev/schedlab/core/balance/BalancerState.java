@@ -7,16 +7,16 @@ import java.util.random.RandomGenerator;
 
 /**
  * The balancer's run-time state, which the kernel keeps in {@code struct sched_domain}, {@code
- * struct rq}, {@code struct sched_group_capacity} and {@code struct root_domain}: per CPU ×
- * domain level a {@link SchedDomainState} ({@code balance_interval}, {@code nr_balance_failed},
- * {@code last_balance}, the newidle cost and ratio); per CPU {@code rq->next_balance} and {@code
- * rq->max_idle_balance_cost}; {@code sgc->imbalance} per group-capacity slot; and the root
- * domain's {@code overloaded} flag. Also the rules that only read and write that state: {@code
+ * struct rq}, {@code struct sched_group_capacity} and {@code struct root_domain}: per CPU × domain
+ * level a {@link SchedDomainState} ({@code balance_interval}, {@code nr_balance_failed}, {@code
+ * last_balance}, the newidle cost and ratio); per CPU {@code rq->next_balance} and {@code
+ * rq->max_idle_balance_cost}; {@code sgc->imbalance} per group-capacity slot; and the root domain's
+ * {@code overloaded} flag. Also the rules that only read and write that state: {@code
  * get_sd_balance_interval()}, {@code update_next_balance()}, the root-domain part of {@code
  * add_nr_running()}.
  *
- * <p>Built once for a machine and its domains, which must not change for its lifetime; nothing
- * here allocates after construction.
+ * <p>Built once for a machine and its domains, which must not change for its lifetime; nothing here
+ * allocates after construction.
  */
 final class BalancerState {
 
@@ -29,15 +29,19 @@ final class BalancerState {
   private final int levels;
   private final int hz;
   private final SchedDomain[][] chains;
+
   /** Per CPU × level, index {@code cpu * levels + level}; null past the end of a CPU's chain. */
   private final SchedDomainState[] domains;
 
   /** {@code rq->next_balance} per CPU, jiffies: when the CPU's periodic balance is next due. */
   final long[] nextBalance;
+
   /** {@code rq->max_idle_balance_cost} per CPU, ns. */
   final long[] maxIdleBalanceCostNs;
+
   /** {@code sgc->imbalance}, per {@link dev.schedlab.topology.domain.SchedGroup#capacitySlot()}. */
   final boolean[] sgcImbalance;
+
   /** {@code rd->overloaded} of the one root domain. */
   boolean rdOverloaded;
 
@@ -131,8 +135,8 @@ final class BalancerState {
   }
 
   /**
-   * Models the root-domain part of {@code add_nr_running()} in {@code kernel/sched/sched.h}: when
-   * a runqueue goes from fewer than two tasks to two or more, {@code rd->overloaded} is set, which
+   * Models the root-domain part of {@code add_nr_running()} in {@code kernel/sched/sched.h}: when a
+   * runqueue goes from fewer than two tasks to two or more, {@code rd->overloaded} is set, which
    * opens the newidle gate.
    */
   void addNrRunning(int previousNrRunning, int nrRunning) {
@@ -158,22 +162,22 @@ final class BalancerState {
   }
 
   /**
-   * Replaces the boot-time balance stamps by the phases of a machine that has been up for a
-   * while, before anything runs. The kernel's domain builder ({@code sd_init()}) stamps every
-   * domain's {@code last_balance} with the current jiffy and {@code sched_init()} sets every
-   * {@code rq->next_balance} to it, so just after boot (and after every domain rebuild) all CPUs
-   * are due at every level in the same jiffy. That phase does not last: {@code
-   * sched_balance_domains()} stamps a domain with the jiffy its balance actually ran, which
-   * depends on when the CPU went idle or busy, on when an idle load balancer happened to be
-   * kicked for it, and on the busy interval ({@code balance_interval × busy_factor} less one
-   * jiffy, which {@code get_sd_balance_interval()} keeps from being a multiple of the idle one).
-   * The model therefore draws, for every CPU and domain bottom-up, {@code last_balance := jiffies
-   * - k} with {@code k} uniform in {@code [0, interval)} where {@code interval} is the domain's
-   * idle interval ({@code get_sd_balance_interval(sd, 0)}; the CPUs are idle at the start), so
-   * each domain of each CPU is next due at a jiffy uniform over its next interval; {@code
-   * rq->next_balance} becomes the earliest of those deadlines, as {@code sched_balance_domains()}
-   * would leave it. Uniform phases are an assumption (the maximum-entropy steady state; no
-   * source measured the distribution); {@code balance_interval} keeps its initial value.
+   * Replaces the boot-time balance stamps by the phases of a machine that has been up for a while,
+   * before anything runs. The kernel's domain builder ({@code sd_init()}) stamps every domain's
+   * {@code last_balance} with the current jiffy and {@code sched_init()} sets every {@code
+   * rq->next_balance} to it, so just after boot (and after every domain rebuild) all CPUs are due
+   * at every level in the same jiffy. That phase does not last: {@code sched_balance_domains()}
+   * stamps a domain with the jiffy its balance actually ran, which depends on when the CPU went
+   * idle or busy, on when an idle load balancer happened to be kicked for it, and on the busy
+   * interval ({@code balance_interval × busy_factor} less one jiffy, which {@code
+   * get_sd_balance_interval()} keeps from being a multiple of the idle one). The model therefore
+   * draws, for every CPU and domain bottom-up, {@code last_balance := jiffies - k} with {@code k}
+   * uniform in {@code [0, interval)} where {@code interval} is the domain's idle interval ({@code
+   * get_sd_balance_interval(sd, 0)}; the CPUs are idle at the start), so each domain of each CPU is
+   * next due at a jiffy uniform over its next interval; {@code rq->next_balance} becomes the
+   * earliest of those deadlines, as {@code sched_balance_domains()} would leave it. Uniform phases
+   * are an assumption (the maximum-entropy steady state; no source measured the distribution);
+   * {@code balance_interval} keeps its initial value.
    *
    * @param random the stream to draw the phases from, CPUs ascending, domains bottom-up
    */

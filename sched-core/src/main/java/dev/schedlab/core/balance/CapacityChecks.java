@@ -26,8 +26,7 @@ final class CapacityChecks {
    * Models {@code check_cpu_capacity(rq, sd)}: {@code capacity_of(cpu)} is reduced below the
    * original capacity by more than the domain's {@code imbalance_pct}.
    */
-  static boolean checkCpuCapacity(
-      CpuStateView state, Topology topology, int cpu, SchedDomain sd) {
+  static boolean checkCpuCapacity(CpuStateView state, Topology topology, int cpu, SchedDomain sd) {
     return state.capacityOf(cpu) * sd.imbalancePct() < (long) topology.capacity(cpu) * 100;
   }
 }

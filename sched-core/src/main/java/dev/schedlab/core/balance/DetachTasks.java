@@ -17,8 +17,8 @@ import dev.schedlab.topology.domain.SdFlags;
  * Moving tasks off the source runqueue: {@code detach_tasks()} and {@code detach_one_task()} with
  * their {@code attach_*()} halves, and the per-task rules they apply, {@code can_migrate_task()}
  * and {@code task_hot()}, as in {@code kernel/sched/fair.c}. Counts {@code lb_gained}, {@code
- * lb_hot_gained}, the passed-over tasks by {@link MigrationSkip}, the migrations per level and
- * the runqueue-lock hold; reads {@code nr_balance_failed} from {@link BalancerState}.
+ * lb_hot_gained}, the passed-over tasks by {@link MigrationSkip}, the migrations per level and the
+ * runqueue-lock hold; reads {@code nr_balance_failed} from {@link BalancerState}.
  */
 final class DetachTasks {
 
@@ -104,9 +104,9 @@ final class DetachTasks {
   }
 
   /**
-   * Models {@code detach_one_task(env)} + {@code attach_one_task()} in {@code
-   * kernel/sched/fair.c}: the first movable task scanning from the tail, without rotating. Counts
-   * the migration for the level and the lock hold.
+   * Models {@code detach_one_task(env)} + {@code attach_one_task()} in {@code kernel/sched/fair.c}:
+   * the first movable task scanning from the tail, without rotating. Counts the migration for the
+   * level and the lock hold.
    *
    * @return the moved task's id, or {@link CpuMask#NO_CPU} (-1) if none
    */
@@ -139,25 +139,27 @@ final class DetachTasks {
   private boolean takesImbalance(int task, LbEnv e) {
     int shift = balancerState.domain(e.sd).nrBalanceFailed;
     switch (e.migrationType) {
-      case LOAD: {
-        long load = Math.max(host.taskHLoad(task), 1);
-        // Moving more than the imbalance is allowed more the more often balancing failed.
-        if (shrBound(load, shift) > e.imbalance) {
-          stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
-          return false;
+      case LOAD:
+        {
+          long load = Math.max(host.taskHLoad(task), 1);
+          // Moving more than the imbalance is allowed more the more often balancing failed.
+          if (shrBound(load, shift) > e.imbalance) {
+            stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
+            return false;
+          }
+          e.imbalance -= load;
+          return true;
         }
-        e.imbalance -= load;
-        return true;
-      }
-      case UTIL: {
-        long util = host.taskUtilEst(task);
-        if (shrBound(util, shift) > e.imbalance) {
-          stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
-          return false;
+      case UTIL:
+        {
+          long util = host.taskUtilEst(task);
+          if (shrBound(util, shift) > e.imbalance) {
+            stats.incrementSkip(e.sd.level(), MigrationSkip.OVER_IMBALANCE);
+            return false;
+          }
+          e.imbalance -= util;
+          return true;
         }
-        e.imbalance -= util;
-        return true;
-      }
       case TASK:
         e.imbalance--;
         return true;

@@ -18,11 +18,11 @@ import java.util.List;
  * update_sd_lb_stats()}, {@code update_sg_lb_stats()}, {@code update_sd_pick_busiest()}, {@code
  * sibling_imbalance()} and {@code calculate_imbalance()}.
  *
- * <p>The domain's statistics go into the {@link SdLbStats} given at construction, which holds
- * them until the next search; the decision goes into the {@link LbEnv} ({@code
- * env->migration_type}, {@code env->imbalance}). At the root domain the search also sets {@code
- * rd->overloaded}; a group's {@code sgc->imbalance} is read from {@link BalancerState}.
- * Allocation-free: the scratch {@code sg_lb_stats} is preallocated.
+ * <p>The domain's statistics go into the {@link SdLbStats} given at construction, which holds them
+ * until the next search; the decision goes into the {@link LbEnv} ({@code env->migration_type},
+ * {@code env->imbalance}). At the root domain the search also sets {@code rd->overloaded}; a
+ * group's {@code sgc->imbalance} is read from {@link BalancerState}. Allocation-free: the scratch
+ * {@code sg_lb_stats} is preallocated.
  */
 final class FindSrcGroup {
 
@@ -33,6 +33,7 @@ final class FindSrcGroup {
   private final BalancerOptions options;
   private final BalancerState balancerState;
   private final SdLbStats sds;
+
   /** The {@code tmp_sgs} of {@code update_sd_lb_stats()} for groups other than the local one. */
   private final SgLbStats groupStat = new SgLbStats();
 
@@ -115,9 +116,9 @@ final class FindSrcGroup {
   }
 
   /**
-   * Models {@code update_sd_lb_stats(env, sds)} in {@code kernel/sched/fair.c}: statistics of
-   * every group of the domain, the busiest one, the totals, {@code prefer_sibling}, and at the
-   * root {@code rd->overloaded}.
+   * Models {@code update_sd_lb_stats(env, sds)} in {@code kernel/sched/fair.c}: statistics of every
+   * group of the domain, the busiest one, the totals, {@code prefer_sibling}, and at the root
+   * {@code rd->overloaded}.
    */
   private void updateSdLbStats(LbEnv e, BalanceCost cost) {
     SchedDomain sd = e.sd;
@@ -206,7 +207,9 @@ final class FindSrcGroup {
     sgs.minCapacity = minCapacity == Long.MAX_VALUE ? 0 : minCapacity;
     sgs.maxCapacity = maxCapacity;
     sgs.groupWeight = sg.weight();
-    if (mainline && asym && !localGroup
+    if (mainline
+        && asym
+        && !localGroup
         && !capacityGreater(cpuState.capacityOf(e.dstCpu), sgs.maxCapacity)) {
       // [ML] a misfit that dst cannot help with is not accounted.
       sgs.groupMisfitTaskLoad = 0;
@@ -312,8 +315,8 @@ final class FindSrcGroup {
   }
 
   /**
-   * The asymmetric-capacity rule of {@code update_sd_pick_busiest()}: a group with no more than
-   * one task per CPU whose CPUs are all noticeably bigger than dst is not worth pulling from.
+   * The asymmetric-capacity rule of {@code update_sd_pick_busiest()}: a group with no more than one
+   * task per CPU whose CPUs are all noticeably bigger than dst is not worth pulling from.
    */
   private static boolean biggerCpusNotFullyUsed(SgLbStats sgs, long dstCapacity) {
     return sgs.groupType.compareTo(GroupType.FULLY_BUSY) <= 0
@@ -340,8 +343,8 @@ final class FindSrcGroup {
   }
 
   /**
-   * Models {@code sibling_imbalance(env, sds, busiest, local)} in {@code kernel/sched/fair.c}:
-   * how many tasks to move so both groups run the same number of tasks per core.
+   * Models {@code sibling_imbalance(env, sds, busiest, local)} in {@code kernel/sched/fair.c}: how
+   * many tasks to move so both groups run the same number of tasks per core.
    */
   private long siblingImbalance(LbEnv e) {
     SgLbStats busiest = sds.busiestStat;

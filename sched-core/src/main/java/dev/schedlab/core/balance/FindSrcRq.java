@@ -27,6 +27,7 @@ final class FindSrcRq {
   private final BalancerOptions options;
   private final BalancePasses passes;
   private final boolean clusterActive;
+
   /** The copy of {@code env->cpus} that {@link BalancePass#narrowSourceCandidates} may narrow. */
   private final MutableCpuMask sourceCandidates;
 
@@ -41,8 +42,8 @@ final class FindSrcRq {
   }
 
   /**
-   * Models {@code sched_balance_find_src_rq(env, group)} in {@code kernel/sched/fair.c}: the CPU
-   * of {@code group} to pull from, by migration type, among {@code env->cpus} as narrowed by the
+   * Models {@code sched_balance_find_src_rq(env, group)} in {@code kernel/sched/fair.c}: the CPU of
+   * {@code group} to pull from, by migration type, among {@code env->cpus} as narrowed by the
    * plugins' {@link BalancePass#narrowSourceCandidates}; {@link CpuMask#NO_CPU} if none.
    */
   int findSrcRq(LbEnv e, SchedGroup group) {
@@ -65,52 +66,58 @@ final class FindSrcRq {
         continue;
       }
       long capacity = cpuState.capacityOf(cpu);
-      if (asym && nr == 1 && !capacityGreater(dstCapacity, capacity)
+      if (asym
+          && nr == 1
+          && !capacityGreater(dstCapacity, capacity)
           && !worthPullingSingleTask(cpu, e.dstCpu)) {
         // Pulling would lead to an active balance from a big CPU to a smaller one.
         continue;
       }
       switch (e.migrationType) {
-        case LOAD: {
-          long load = cpuState.loadAvg(cpu);
-          if (nr == 1 && load > e.imbalance
-              && !CapacityChecks.checkCpuCapacity(cpuState, topology, cpu, sd)) {
+        case LOAD:
+          {
+            long load = cpuState.loadAvg(cpu);
+            if (nr == 1
+                && load > e.imbalance
+                && !CapacityChecks.checkCpuCapacity(cpuState, topology, cpu, sd)) {
+              break;
+            }
+            // Highest load per capacity, cross-multiplied.
+            if (load * busiestCapacity > busiestLoad * capacity) {
+              busiestLoad = load;
+              busiestCapacity = capacity;
+              busiest = cpu;
+            }
             break;
           }
-          // Highest load per capacity, cross-multiplied.
-          if (load * busiestCapacity > busiestLoad * capacity) {
-            busiestLoad = load;
-            busiestCapacity = capacity;
-            busiest = cpu;
+        case UTIL:
+          {
+            long util = cpuUtilCfsBoost(cpu);
+            if (nr <= 1) {
+              // Its one task cannot be detached anyway.
+              continue;
+            }
+            if (busiestUtil < util) {
+              busiestUtil = util;
+              busiest = cpu;
+            }
+            break;
           }
-          break;
-        }
-        case UTIL: {
-          long util = cpuUtilCfsBoost(cpu);
-          if (nr <= 1) {
-            // Its one task cannot be detached anyway.
-            continue;
-          }
-          if (busiestUtil < util) {
-            busiestUtil = util;
-            busiest = cpu;
-          }
-          break;
-        }
         case TASK:
           if (busiestNr < nr) {
             busiestNr = nr;
             busiest = cpu;
           }
           break;
-        case MISFIT: {
-          long misfit = host.misfitTaskLoad(cpu);
-          if (misfit > busiestLoad) {
-            busiestLoad = misfit;
-            busiest = cpu;
+        case MISFIT:
+          {
+            long misfit = host.misfitTaskLoad(cpu);
+            if (misfit > busiestLoad) {
+              busiestLoad = misfit;
+              busiest = cpu;
+            }
+            break;
           }
-          break;
-        }
         default:
           throw new AssertionError(e.migrationType);
       }

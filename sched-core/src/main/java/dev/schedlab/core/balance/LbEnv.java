@@ -17,12 +17,16 @@ final class LbEnv {
 
   /** {@code LBF_ALL_PINNED}: every task examined so far is pinned away from dst. */
   static final int LBF_ALL_PINNED = 0x01;
+
   /** {@code LBF_NEED_BREAK}: {@code loop_break} tasks were examined; drop the lock and resume. */
   static final int LBF_NEED_BREAK = 0x02;
+
   /** {@code LBF_DST_PINNED}: a task may not run on dst but may on {@code new_dst_cpu}. */
   static final int LBF_DST_PINNED = 0x04;
+
   /** {@code LBF_SOME_PINNED}: some task was pinned away from dst. */
   static final int LBF_SOME_PINNED = 0x08;
+
   /** {@code LBF_ACTIVE_LB}: an active-balance move; cache hotness is ignored. */
   static final int LBF_ACTIVE_LB = 0x10;
 
@@ -34,8 +38,10 @@ final class LbEnv {
 
   SchedDomain sd;
   int dstCpu;
+
   /** {@code env->dst_grpmask}: the local group's balance mask; null for active balancing. */
   CpuMask dstGrpmask;
+
   IdleType idle;
   int srcCpu;
   long imbalance;
@@ -45,8 +51,10 @@ final class LbEnv {
   int loopMax;
   int loopBreak;
   int newDstCpu;
+
   /** [ML] {@code env->dst_core_idle}. */
   boolean dstCoreIdle;
+
   /** Set by {@code can_migrate_task()} when it let a cache-hot task go ({@code sched_task_hot}). */
   boolean taskHot;
 

@@ -1,8 +1,8 @@
 package dev.schedlab.core.balance;
 
 /**
- * The eleven load-balance counters of one idle-type block of a {@code /proc/schedstat} version
- * 17 domain line, in the order the kernel prints them; the ordinal is the position in the block.
+ * The eleven load-balance counters of one idle-type block of a {@code /proc/schedstat} version 17
+ * domain line, in the order the kernel prints them; the ordinal is the position in the block.
  */
 public enum LbField {
   /** {@code lb_count}: every entry into {@code sched_balance_rq()}. */

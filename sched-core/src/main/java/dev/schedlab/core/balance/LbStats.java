@@ -4,19 +4,18 @@ import dev.schedlab.spi.view.IdleType;
 import java.util.Arrays;
 
 /**
- * Load-balancing statistics of one run: the schedstat version 17 {@code lb_*} counters per CPU
- * × domain level × idle type ({@code sd->lb_count[idle]} and friends), the {@code alb_*}
- * counters per CPU × level, balancer migrations per level, and a histogram of runqueue-lock
- * hold times during {@code detach_tasks()}.
+ * Load-balancing statistics of one run: the schedstat version 17 {@code lb_*} counters per CPU ×
+ * domain level × idle type ({@code sd->lb_count[idle]} and friends), the {@code alb_*} counters per
+ * CPU × level, balancer migrations per level, and a histogram of runqueue-lock hold times during
+ * {@code detach_tasks()}.
  *
  * <p>The level is the domain's position in the CPU's domain walk from the base (the {@code
  * domain<K>} number of {@code /proc/schedstat}). Counters live in flat {@code long[]} arrays;
- * updating allocates nothing. Written only by the balancer (the pieces {@link LoadBalancer}
- * wires); read by reports.
+ * updating allocates nothing. Written only by the balancer (the pieces {@link LoadBalancer} wires);
+ * read by reports.
  *
  * <p>The lock-hold histogram uses power-of-two microsecond buckets as bpftrace's {@code hist()}
- * does: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>, 2<sup>k</sup>)
- * µs.
+ * does: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>, 2<sup>k</sup>) µs.
  */
 public final class LbStats {
 
@@ -215,8 +214,7 @@ public final class LbStats {
 
   private void checkLevel(int level) {
     if (level < 0 || level >= nrLevels) {
-      throw new IndexOutOfBoundsException(
-          "domain level " + level + " outside 0-" + (nrLevels - 1));
+      throw new IndexOutOfBoundsException("domain level " + level + " outside 0-" + (nrLevels - 1));
     }
   }
 }

@@ -20,31 +20,31 @@ import java.util.random.RandomGenerator;
  *
  * <p>This class is the engine's entry point: it wires the pieces, which follow the kernel's own
  * seams, and offers what the engine calls. {@link SchedBalanceDomains} walks a CPU's domains,
- * {@link SchedBalanceNewidle} balances a CPU going idle, both through {@link SchedBalanceRq}
- * (one domain's attempt and {@code should_we_balance()}), which uses {@link FindSrcGroup} (the
- * busiest group and the imbalance), {@link FindSrcRq} (the busiest runqueue), {@link DetachTasks}
- * ({@code detach_tasks()}, {@code can_migrate_task()}, {@code task_hot()}) and {@link
- * ActiveBalance}. {@link BalancerState} holds the run-time state: per CPU × domain level {@code
- * balance_interval}, {@code nr_balance_failed}, {@code last_balance}, {@code
- * max_newidle_lb_cost} and the newidle statistics; per CPU {@code rq->next_balance} and {@code
- * rq->max_idle_balance_cost}; the root domain's {@code overloaded} flag; {@code sgc->imbalance}
- * per group-capacity slot. {@link BalancePasses} runs the plugin hooks. Everything else the
- * balancer reads and changes through the {@link BalanceHost}.
+ * {@link SchedBalanceNewidle} balances a CPU going idle, both through {@link SchedBalanceRq} (one
+ * domain's attempt and {@code should_we_balance()}), which uses {@link FindSrcGroup} (the busiest
+ * group and the imbalance), {@link FindSrcRq} (the busiest runqueue), {@link DetachTasks} ({@code
+ * detach_tasks()}, {@code can_migrate_task()}, {@code task_hot()}) and {@link ActiveBalance}.
+ * {@link BalancerState} holds the run-time state: per CPU × domain level {@code balance_interval},
+ * {@code nr_balance_failed}, {@code last_balance}, {@code max_newidle_lb_cost} and the newidle
+ * statistics; per CPU {@code rq->next_balance} and {@code rq->max_idle_balance_cost}; the root
+ * domain's {@code overloaded} flag; {@code sgc->imbalance} per group-capacity slot. {@link
+ * BalancePasses} runs the plugin hooks. Everything else the balancer reads and changes through the
+ * {@link BalanceHost}.
  *
- * <p>Not modelled, because the simulator does not have the state they need: energy-aware
- * scheduling (no perf domains, so {@code rd->overutilized} never gates), {@code SD_ASYM_PACKING}
- * (no {@code arch_asym_cpu_priority()}), NUMA balancing ({@code fbq_type} is always {@code all},
- * {@code migrate_degrades_locality()} is 0), cgroup throttling, EEVDF delayed dequeue and lag
- * eligibility in {@code can_migrate_task()}, per-CPU kthreads, core scheduling, the {@code
- * CACHE_HOT_BUDDY} buddy test, and 7.2's cache-aware scheduling ({@code group_llc_balance}, {@code
+ * <p>Not modelled, because the simulator does not have the state they need: energy-aware scheduling
+ * (no perf domains, so {@code rd->overutilized} never gates), {@code SD_ASYM_PACKING} (no {@code
+ * arch_asym_cpu_priority()}), NUMA balancing ({@code fbq_type} is always {@code all}, {@code
+ * migrate_degrades_locality()} is 0), cgroup throttling, EEVDF delayed dequeue and lag eligibility
+ * in {@code can_migrate_task()}, per-CPU kthreads, core scheduling, the {@code CACHE_HOT_BUDDY}
+ * buddy test, and 7.2's cache-aware scheduling ({@code group_llc_balance}, {@code
  * migrate_llc_task}, {@code LBF_LLC_PINNED}). {@code update_group_capacity()} is simplified to
  * fresh sums of {@code capacity_of()} (see {@link SgLbStats}). Because a simulated pass is
  * instantaneous, {@code SD_SERIALIZE} is never contended and nothing can arrive on the runqueue
  * while newidle balancing runs.
  *
- * <p>Allocation-free after construction: group statistics, the {@code lb_env}s, {@code
- * env->cpus}, the {@code should_we_balance()} mask and the pass state are preallocated once and
- * reused. Not thread-safe: one balancer per simulation.
+ * <p>Allocation-free after construction: group statistics, the {@code lb_env}s, {@code env->cpus},
+ * the {@code should_we_balance()} mask and the pass state are preallocated once and reused. Not
+ * thread-safe: one balancer per simulation.
  */
 public final class LoadBalancer implements BalanceActions {
 
@@ -63,8 +63,8 @@ public final class LoadBalancer implements BalanceActions {
    * the newidle stamps, as {@code sd_init()} and {@code sched_init()} do.
    *
    * @param passes plugin hooks, called in list order
-   * @param stats counters at least as wide as the machine and its deepest domain chain (see
-   *     {@link #newStats(SchedDomains)})
+   * @param stats counters at least as wide as the machine and its deepest domain chain (see {@link
+   *     #newStats(SchedDomains)})
    * @throws IllegalArgumentException if {@code stats} is too small or {@code host.hz() <= 0}
    */
   public LoadBalancer(
@@ -83,8 +83,16 @@ public final class LoadBalancer implements BalanceActions {
     int nrCpuIds = topology.nrCpuIds();
     if (stats.nrCpuIds() < nrCpuIds || stats.nrLevels() < domains.maxLevels()) {
       throw new IllegalArgumentException(
-          "LbStats of " + stats.nrCpuIds() + " CPUs x " + stats.nrLevels() + " levels is too small"
-              + " for " + nrCpuIds + " CPUs x " + domains.maxLevels() + " levels");
+          "LbStats of "
+              + stats.nrCpuIds()
+              + " CPUs x "
+              + stats.nrLevels()
+              + " levels is too small"
+              + " for "
+              + nrCpuIds
+              + " CPUs x "
+              + domains.maxLevels()
+              + " levels");
     }
     this.balancerState = new BalancerState(host, options);
     DetachTasks detachTasks = new DetachTasks(host, options, costModel, stats, balancerState);
@@ -130,10 +138,10 @@ public final class LoadBalancer implements BalanceActions {
   }
 
   /**
-   * Replaces the boot-time balance stamps by the phases of a machine that has been up for a
-   * while, before anything runs: every domain's {@code last_balance} a uniform phase of its idle
-   * interval back, {@code rq->next_balance} the earliest resulting deadline. The reasoning and
-   * the assumption are on {@link BalancerState#spreadBalanceStamps}.
+   * Replaces the boot-time balance stamps by the phases of a machine that has been up for a while,
+   * before anything runs: every domain's {@code last_balance} a uniform phase of its idle interval
+   * back, {@code rq->next_balance} the earliest resulting deadline. The reasoning and the
+   * assumption are on {@link BalancerState#spreadBalanceStamps}.
    *
    * @param random the stream to draw the phases from, CPUs ascending, domains bottom-up
    */
@@ -147,8 +155,8 @@ public final class LoadBalancer implements BalanceActions {
   }
 
   /**
-   * Models the root-domain part of {@code add_nr_running()} in {@code kernel/sched/sched.h}: when
-   * a runqueue goes from fewer than two tasks to two or more, {@code rd->overloaded} is set, which
+   * Models the root-domain part of {@code add_nr_running()} in {@code kernel/sched/sched.h}: when a
+   * runqueue goes from fewer than two tasks to two or more, {@code rd->overloaded} is set, which
    * opens the newidle gate. The engine calls this on every enqueue that raises {@code nr_running}.
    */
   public void addNrRunning(int cpu, int previousNrRunning, int nrRunning) {
@@ -156,10 +164,10 @@ public final class LoadBalancer implements BalanceActions {
   }
 
   /**
-   * Models {@code sched_balance_newidle(this_rq, rf)}, called by the engine when {@code cpu}'s
-   * fair class finds nothing to run: see {@link SchedBalanceNewidle#newidleBalance}. The engine
-   * keeps {@code idle_stamp} and decides on {@code nohz_newidle_balance()} from the result (0 =
-   * going idle).
+   * Models {@code sched_balance_newidle(this_rq, rf)}, called by the engine when {@code cpu}'s fair
+   * class finds nothing to run: see {@link SchedBalanceNewidle#newidleBalance}. The engine keeps
+   * {@code idle_stamp} and decides on {@code nohz_newidle_balance()} from the result (0 = going
+   * idle).
    *
    * @return the number of tasks pulled, 0 if none
    */
@@ -172,10 +180,10 @@ public final class LoadBalancer implements BalanceActions {
    * stopper work after {@link BalanceHost#requestActiveBalance}: see {@link
    * ActiveBalance#activeLoadBalanceCpuStop}.
    *
-   * <p>In the kernel the stopper is the current task of {@code busiestCpu} while this runs, so
-   * the fair task that was running there has been preempted and is queued: that is how a lone
-   * CPU-bound or misfit task gets pushed. The engine models this by putting {@code busiestCpu}'s
-   * current fair task back on its runqueue (so {@link TaskView#isRunning()} is false and {@link
+   * <p>In the kernel the stopper is the current task of {@code busiestCpu} while this runs, so the
+   * fair task that was running there has been preempted and is queued: that is how a lone CPU-bound
+   * or misfit task gets pushed. The engine models this by putting {@code busiestCpu}'s current fair
+   * task back on its runqueue (so {@link TaskView#isRunning()} is false and {@link
    * BalanceHost#migrateTask} accepts it) before calling; a task still running is skipped. {@code
    * state().nrRunning(busiestCpu)} counts fair tasks only (the kernel's {@code nr_running <= 1}
    * test counts the stopper). The engine clears {@code busiest->active_balance} itself.
@@ -197,8 +205,8 @@ public final class LoadBalancer implements BalanceActions {
 
   /**
    * {@link BalanceActions#resetBalanceInterval}: for every domain of {@code cpu}, {@code
-   * balance_interval := min_interval} and {@code last_balance := jiffies}; {@code
-   * rq->next_balance} is pulled in to the earliest resulting deadline.
+   * balance_interval := min_interval} and {@code last_balance := jiffies}; {@code rq->next_balance}
+   * is pulled in to the earliest resulting deadline.
    */
   @Override
   public void resetBalanceInterval(int cpu) {

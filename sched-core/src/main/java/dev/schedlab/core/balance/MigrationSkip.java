@@ -11,8 +11,10 @@ public enum MigrationSkip {
   AFFINE("affine", "affinity excludes dst (nr_failed_migrations_affine)"),
   /** The task is running on its CPU ({@code nr_failed_migrations_running}). */
   RUNNING("running", "running (nr_failed_migrations_running)"),
-  /** Cache-hot ({@code task_hot()}) and balancing has not failed often enough to move it anyway
-   * ({@code nr_failed_migrations_hot}). */
+  /**
+   * Cache-hot ({@code task_hot()}) and balancing has not failed often enough to move it anyway
+   * ({@code nr_failed_migrations_hot}).
+   */
   HOT("hot", "cache-hot (nr_failed_migrations_hot)"),
   /** Its load or utilisation, shifted by {@code nr_balance_failed}, exceeds the imbalance. */
   OVER_IMBALANCE("over_imbalance", "load or util above the imbalance"),

@@ -2,8 +2,8 @@ package dev.schedlab.core.balance;
 
 /**
  * The one copy of {@code adjust_numa_imbalance()} in {@code kernel/sched/fair.c}, used by both
- * {@code calculate_imbalance()} (periodic and newidle balancing) and the fork/exec slow path
- * {@code sched_balance_find_dst_group()}.
+ * {@code calculate_imbalance()} (periodic and newidle balancing) and the fork/exec slow path {@code
+ * sched_balance_find_dst_group()}.
  */
 public final class NumaImbalance {
 

@@ -6,11 +6,10 @@ import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SdFlags;
 
 /**
- * Newidle balancing, when a CPU's fair class finds nothing to run: {@code
- * sched_balance_newidle()} in {@code kernel/sched/fair.c} with its cost accounting, {@code
- * update_newidle_cost()} and {@code update_newidle_stats()} (the NI_RANDOM success ratio and the
- * NI_RATE wall-time credit). The periodic walk calls {@link #updateNewidleCost} too, to decay
- * {@code max_newidle_lb_cost}.
+ * Newidle balancing, when a CPU's fair class finds nothing to run: {@code sched_balance_newidle()}
+ * in {@code kernel/sched/fair.c} with its cost accounting, {@code update_newidle_cost()} and {@code
+ * update_newidle_stats()} (the NI_RANDOM success ratio and the NI_RATE wall-time credit). The
+ * periodic walk calls {@link #updateNewidleCost} too, to decay {@code max_newidle_lb_cost}.
  *
  * <p>Because a simulated pass is instantaneous, nothing can arrive on the runqueue while newidle
  * balancing runs, so the kernel's checks for that never fire.
@@ -48,11 +47,11 @@ final class SchedBalanceNewidle {
    * Models {@code sched_balance_newidle(this_rq, rf)} in {@code kernel/sched/fair.c}: unless the
    * root domain is not overloaded or {@code avg_idle} is shorter than the base domain's {@code
    * max_newidle_lb_cost}, updates the CPU's blocked averages and balances its {@code
-   * SD_BALANCE_NEWIDLE} domains bottom-up while the accumulated cost stays within {@code
-   * avg_idle}, stopping at the first pull. With NI_RANDOM a domain is tried only with a
-   * probability that follows its success ratio. Each domain's cost is the cost model's time for
-   * its work (the first domain run also carries {@link BalanceCostModel#baseNs()}, the entry and
-   * blocked-average update); it feeds {@code max_newidle_lb_cost} and, at the end, {@code
+   * SD_BALANCE_NEWIDLE} domains bottom-up while the accumulated cost stays within {@code avg_idle},
+   * stopping at the first pull. With NI_RANDOM a domain is tried only with a probability that
+   * follows its success ratio. Each domain's cost is the cost model's time for its work (the first
+   * domain run also carries {@link BalanceCostModel#baseNs()}, the entry and blocked-average
+   * update); it feeds {@code max_newidle_lb_cost} and, at the end, {@code
    * rq->max_idle_balance_cost}.
    *
    * @return the number of tasks pulled, 0 if none
@@ -127,8 +126,8 @@ final class SchedBalanceNewidle {
   }
 
   /**
-   * Models {@code update_newidle_cost(sd, cost, success)} in {@code kernel/sched/fair.c}: records
-   * a newidle attempt's cost, raises {@code max_newidle_lb_cost}, or decays it by 253/256 once a
+   * Models {@code update_newidle_cost(sd, cost, success)} in {@code kernel/sched/fair.c}: records a
+   * newidle attempt's cost, raises {@code max_newidle_lb_cost}, or decays it by 253/256 once a
    * second. Returns whether it decayed.
    */
   boolean updateNewidleCost(SchedDomain sd, long costNs, int success) {

@@ -18,16 +18,15 @@ import dev.schedlab.topology.domain.SdFlags;
 
 /**
  * One balancing attempt of one domain: {@code sched_balance_rq()} in {@code kernel/sched/fair.c}
- * and its gate {@code should_we_balance()}. It asks {@link FindSrcGroup} for the busiest group
- * and the imbalance, {@link FindSrcRq} for the busiest runqueue, {@link DetachTasks} to move
- * tasks, and {@link ActiveBalance} whether to push a running task; it keeps {@code
- * nr_balance_failed}, {@code balance_interval} and {@code sgc->imbalance} in {@link
- * BalancerState} as the kernel's exit paths do, and counts every {@code lb_*} entry and outcome.
+ * and its gate {@code should_we_balance()}. It asks {@link FindSrcGroup} for the busiest group and
+ * the imbalance, {@link FindSrcRq} for the busiest runqueue, {@link DetachTasks} to move tasks, and
+ * {@link ActiveBalance} whether to push a running task; it keeps {@code nr_balance_failed}, {@code
+ * balance_interval} and {@code sgc->imbalance} in {@link BalancerState} as the kernel's exit paths
+ * do, and counts every {@code lb_*} entry and outcome.
  *
  * <p>Allocation-free: its {@code lb_env} (with {@code env->cpus}) and the {@code
- * should_we_balance()} mask are preallocated; one set suffices because {@code
- * sched_balance_rq()} never nests. Because a simulated pass is instantaneous, {@code
- * SD_SERIALIZE} is never contended.
+ * should_we_balance()} mask are preallocated; one set suffices because {@code sched_balance_rq()}
+ * never nests. Because a simulated pass is instantaneous, {@code SD_SERIALIZE} is never contended.
  */
 final class SchedBalanceRq {
 
@@ -50,6 +49,7 @@ final class SchedBalanceRq {
   private final DetachTasks detachTasks;
   private final ActiveBalance activeBalance;
   private final LbEnv env;
+
   /** {@code should_we_balance_tmpmask}. */
   private final MutableCpuMask swbCpus;
 
@@ -223,8 +223,8 @@ final class SchedBalanceRq {
   }
 
   /**
-   * The initializer of {@code sched_balance_rq()}: the env of {@code thisCpu} balancing {@code
-   * sd}, with {@code env->cpus} = the span's active CPUs. Returns the one reused env.
+   * The initializer of {@code sched_balance_rq()}: the env of {@code thisCpu} balancing {@code sd},
+   * with {@code env->cpus} = the span's active CPUs. Returns the one reused env.
    */
   LbEnv prepareEnv(int thisCpu, SchedDomain sd, IdleType idle) {
     LbEnv e = env;
@@ -241,12 +241,11 @@ final class SchedBalanceRq {
   }
 
   /**
-   * Models {@code should_we_balance(env)} in {@code kernel/sched/fair.c}: in newidle every CPU
-   * with nothing queued may balance; otherwise the domain is balanced by the first idle CPU of the
-   * local group's balance mask on a fully idle core, else the first idle CPU whose siblings are
-   * busy, else the group's balance CPU. Without {@link BalancerOptions#idleCoreBalanceCpu()}
-   * (Linux 6.1, before b1bfeab9b002) the first idle CPU of the balance mask, whatever its
-   * siblings do.
+   * Models {@code should_we_balance(env)} in {@code kernel/sched/fair.c}: in newidle every CPU with
+   * nothing queued may balance; otherwise the domain is balanced by the first idle CPU of the local
+   * group's balance mask on a fully idle core, else the first idle CPU whose siblings are busy,
+   * else the group's balance CPU. Without {@link BalancerOptions#idleCoreBalanceCpu()} (Linux 6.1,
+   * before b1bfeab9b002) the first idle CPU of the balance mask, whatever its siblings do.
    */
   boolean shouldWeBalance(LbEnv e) {
     MutableCpuMask cpus = e.cpus;
@@ -259,9 +258,10 @@ final class SchedBalanceRq {
     SchedDomain sd = e.sd;
     SchedGroup local = sd.localGroup();
     swbCpus.copyFrom(local.balanceMask());
-    boolean coreRule = options.idleCoreBalanceCpu()
-        && !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
-        && (!options.mainlineDeltas() || cpuState.smtActive());
+    boolean coreRule =
+        options.idleCoreBalanceCpu()
+            && !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
+            && (!options.mainlineDeltas() || cpuState.smtActive());
     int idleSmt = NO_CPU;
     // The cursor reads the live mask, so siblings dropped below are not visited.
     for (int cpu = swbCpus.firstAnd(cpus); cpu != NO_CPU; cpu = swbCpus.nextAnd(cpu, cpus)) {

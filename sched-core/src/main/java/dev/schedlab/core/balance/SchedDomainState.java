@@ -4,8 +4,8 @@ package dev.schedlab.core.balance;
  * The run-time fields of one CPU's {@code struct sched_domain} that balancing changes ({@link
  * dev.schedlab.topology.domain.SchedDomain} is the static part): the balance period, the failure
  * count, and the newidle cost and success statistics. A mutable value in the kernel's shape, one
- * per CPU × level, created once by {@link BalancerState}; the pieces of the balancer read and
- * write the fields as the kernel's functions do.
+ * per CPU × level, created once by {@link BalancerState}; the pieces of the balancer read and write
+ * the fields as the kernel's functions do.
  */
 final class SchedDomainState {
   /** {@code sd->newidle_call}, {@code newidle_success}, {@code newidle_ratio} at build. */
@@ -16,20 +16,28 @@ final class SchedDomainState {
 
   /** {@code sd->balance_interval}, ms. */
   int balanceIntervalMs;
+
   /** {@code sd->nr_balance_failed}. */
   int nrBalanceFailed;
+
   /** {@code sd->last_balance}, jiffies. */
   long lastBalance;
+
   /** {@code sd->max_newidle_lb_cost}, ns. */
   long maxNewidleLbCostNs;
+
   /** {@code sd->last_decay_max_lb_cost}, jiffies. */
   long lastDecayMaxLbCost;
+
   /** {@code sd->newidle_call}. */
   int newidleCall;
+
   /** {@code sd->newidle_success}. */
   int newidleSuccess;
+
   /** {@code sd->newidle_ratio} (0..1024). */
   int newidleRatio;
+
   /** {@code sd->newidle_stamp}, ns. */
   long newidleStampNs;
 

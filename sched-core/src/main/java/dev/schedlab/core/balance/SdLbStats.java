@@ -12,18 +12,25 @@ import dev.schedlab.topology.domain.SchedGroup;
 final class SdLbStats {
   /** {@code sds->busiest}: the busiest group other than the local one, or null. */
   SchedGroup busiest;
+
   /** {@code sds->local}: the group holding the balancing CPU. */
   SchedGroup local;
+
   /** {@code sds->total_load}. */
   long totalLoad;
+
   /** {@code sds->total_capacity}. */
   long totalCapacity;
+
   /** {@code sds->avg_load}: computed only where a decision needs it, 0 until then. */
   long avgLoad;
+
   /** {@code sds->prefer_sibling}: the busiest group's child domain has SD_PREFER_SIBLING. */
   boolean preferSibling;
+
   /** {@code sds->busiest_stat}. */
   final SgLbStats busiestStat = new SgLbStats();
+
   /** {@code sds->local_stat}. */
   final SgLbStats localStat = new SgLbStats();
 

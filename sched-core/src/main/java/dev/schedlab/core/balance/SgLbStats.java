@@ -9,14 +9,12 @@ import dev.schedlab.topology.domain.SdFlags;
  *
  * <p>{@code minCapacity} and {@code maxCapacity} stand for the group's {@code sgc->min_capacity}
  * and {@code sgc->max_capacity}; with {@code groupCapacity} ({@code sgc->capacity}) they are
- * computed fresh from {@code capacity_of()} of every CPU of the span on each pass, a
- * simplification of {@code update_group_capacity()}, which refreshes them at most once per
- * balance interval.
+ * computed fresh from {@code capacity_of()} of every CPU of the span on each pass, a simplification
+ * of {@code update_group_capacity()}, which refreshes them at most once per balance interval.
  *
  * <p>A mutable value in the kernel's shape, public so that the fork/exec slow path ({@code
  * update_sg_wakeup_stats()}, which fills the same struct in the kernel) classifies groups with the
- * one copy of {@link #groupClassify}; it is reused per pass and never published outside
- * sched-core.
+ * one copy of {@link #groupClassify}; it is reused per pass and never published outside sched-core.
  */
 public final class SgLbStats {
   public long avgLoad;

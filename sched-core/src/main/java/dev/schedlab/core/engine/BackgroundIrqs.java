@@ -20,29 +20,30 @@ import java.util.SplittableRandom;
  *
  * <ul>
  *   <li>Timer expiry ({@code hrtimer_interrupt()}): on a tickless idle CPU the tick's hrtimer is
- *       programmed to the next timer event, so the expiry runs {@code tick_nohz_handler()}'s
- *       {@code sched_tick()}: {@code sched_balance_trigger()} raises SCHED_SOFTIRQ when {@code
+ *       programmed to the next timer event, so the expiry runs {@code tick_nohz_handler()}'s {@code
+ *       sched_tick()}: {@code sched_balance_trigger()} raises SCHED_SOFTIRQ when {@code
  *       rq->next_balance} is due and the CPU balances its domains as {@code CPU_IDLE}; {@code
  *       nohz_balancer_kick()} returns at once ({@code rq->idle_balance}) and the tick stays
  *       stopped. The expiry's own work ({@code timer_irq_cost}) then occupies the hardware thread.
  *       On a CPU running a task the work is stolen from it (its tick already runs).
- *   <li>Device interrupt ({@code generic_handle_domain_irq()}): handled on the boot CPU, the
- *       first online CPU (see {@link EngineOptions#deviceIrqRateHz()} for the routing); stolen
- *       from the running task or occupying the idle CPU, with no tick path.
- *   <li>Kernel worker ({@code worker_thread()} of the CPU's bound pool): one nice-0 task per
- *       online CPU, pinned to it, that sleeps for exponential intervals and runs {@code
- *       kworker_run} of work. Being a task, it takes an idle CPU out of its idle loop and back
- *       through newidle balancing, and on a busy CPU it queues beside the running task.
+ *   <li>Device interrupt ({@code generic_handle_domain_irq()}): handled on the boot CPU, the first
+ *       online CPU (see {@link EngineOptions#deviceIrqRateHz()} for the routing); stolen from the
+ *       running task or occupying the idle CPU, with no tick path.
+ *   <li>Kernel worker ({@code worker_thread()} of the CPU's bound pool): one nice-0 task per online
+ *       CPU, pinned to it, that sleeps for exponential intervals and runs {@code kworker_run} of
+ *       work. Being a task, it takes an idle CPU out of its idle loop and back through newidle
+ *       balancing, and on a busy CPU it queues beside the running task.
  * </ul>
  *
  * <p>Simplifications: an interrupt arriving while the CPU is already busy balancing (a softirq or
- * newidle phase) is counted but its time is not added; timer expiries on a CPU whose tick runs
- * cost only their work (the tick path runs at the jiffy anyway).
+ * newidle phase) is counted but its time is not added; timer expiries on a CPU whose tick runs cost
+ * only their work (the tick path runs at the jiffy anyway).
  */
 final class BackgroundIrqs {
 
   /** {@link Event.BackgroundIrq#source()} of timer expiries. */
   static final int TIMER = 0;
+
   /** {@link Event.BackgroundIrq#source()} of device interrupts. */
   static final int DEVICE = 1;
 
@@ -61,13 +62,18 @@ final class BackgroundIrqs {
   private final long deviceIrqNs;
   private final Event.BackgroundIrq timerEvent = new Event.BackgroundIrq(TIMER);
   private final Event.BackgroundIrq deviceEvent = new Event.BackgroundIrq(DEVICE);
+
   /** Registered at the first arrival of each kind, so that a run without them lists none. */
   private Counter idleTimerExpiries;
+
   private Counter busyTimerExpiries;
   private Counter deviceIrqs;
 
   BackgroundIrqs(
-      EngineContext ctx, TaskProgress progress, BalancingTime balancingTime, SchedTick schedTick,
+      EngineContext ctx,
+      TaskProgress progress,
+      BalancingTime balancingTime,
+      SchedTick schedTick,
       CoreSchedule core) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
@@ -91,8 +97,8 @@ final class BackgroundIrqs {
   }
 
   /**
-   * Schedules the first arrival of each interrupt source and forks each CPU's kernel worker
-   * ({@code -E kworker_rate} above 0) from {@code spawner}.
+   * Schedules the first arrival of each interrupt source and forks each CPU's kernel worker ({@code
+   * -E kworker_rate} above 0) from {@code spawner}.
    */
   void start(Spawner spawner) {
     scheduleNext(timerEvent, timerRateHz);
@@ -102,7 +108,11 @@ final class BackgroundIrqs {
       int nrCpuIds = ctx.topology.nrCpuIds();
       for (int cpu : onlineCpus) {
         TaskSpec spec =
-            new TaskSpec("kworker/" + cpu, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
+            new TaskSpec(
+                "kworker/" + cpu,
+                SchedPolicy.NORMAL,
+                0,
+                CpuMasks.of(nrCpuIds, cpu),
                 WorkClass.COMPUTE);
         spawner.spawn(spec, new Kworker(kworkerRateHz, ctx.options.kworkerRunNs()), cpu);
       }

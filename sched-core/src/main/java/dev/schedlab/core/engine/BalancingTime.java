@@ -5,10 +5,10 @@ import dev.schedlab.spi.LostWork;
 /**
  * The CPU time balancing takes. Balancing runs instantaneously at its start and then occupies its
  * CPU for the cost model's time: on a CPU running a task the task is paused for that long (the
- * softirq or the stopper stealing the CPU, {@link TaskProgress#steal}); on a CPU without a task
- * the CPU is in a {@link CpuPhase} (newidle balancing, or SCHED_SOFTIRQ from the idle loop) that
- * ends with an {@link Event.PhaseEnd}, its hardware thread busy for the performance model while
- * {@code idle_cpu()} stays true, as in the kernel.
+ * softirq or the stopper stealing the CPU, {@link TaskProgress#steal}); on a CPU without a task the
+ * CPU is in a {@link CpuPhase} (newidle balancing, or SCHED_SOFTIRQ from the idle loop) that ends
+ * with an {@link Event.PhaseEnd}, its hardware thread busy for the performance model while {@code
+ * idle_cpu()} stays true, as in the kernel.
  */
 final class BalancingTime {
 

@@ -2,23 +2,26 @@ package dev.schedlab.core.engine;
 
 /**
  * Linux 6.1's CFS rules for a waking or new task ({@link WakeupRule#CFS_6_1}): {@code
- * place_entity()} with GENTLE_FAIR_SLEEPERS and START_DEBIT, the {@code min_vruntime}
- * normalization that {@code migrate_task_rq_fair()} and {@code dequeue_entity()} apply when a
- * task changes runqueue, and {@code check_preempt_wakeup()}'s {@code wakeup_preempt_entity()}
- * test. The tunables are 6.1's defaults scaled by {@code get_update_sysctl_factor()} (1 +
- * ilog2(min(CPUs, 8)), SCHED_TUNABLESCALING_LOG): {@code sysctl_sched_latency} 6 ms, {@code
+ * place_entity()} with GENTLE_FAIR_SLEEPERS and START_DEBIT, the {@code min_vruntime} normalization
+ * that {@code migrate_task_rq_fair()} and {@code dequeue_entity()} apply when a task changes
+ * runqueue, and {@code check_preempt_wakeup()}'s {@code wakeup_preempt_entity()} test. The tunables
+ * are 6.1's defaults scaled by {@code get_update_sysctl_factor()} (1 + ilog2(min(CPUs, 8)),
+ * SCHED_TUNABLESCALING_LOG): {@code sysctl_sched_latency} 6 ms, {@code
  * sysctl_sched_min_granularity} 0.75 ms and {@code sysctl_sched_wakeup_granularity} 1 ms, each
- * times that factor ({@code /sys/kernel/debug/sched/} of an 8-CPU 6.1 guest shows 24, 3 and 4
- * ms). Everything here is arithmetic on values: no allocation.
+ * times that factor ({@code /sys/kernel/debug/sched/} of an 8-CPU 6.1 guest shows 24, 3 and 4 ms).
+ * Everything here is arithmetic on values: no allocation.
  */
 final class CfsWakeup {
 
   /** {@code normalized_sysctl_sched_latency}. */
   static final long NORMALIZED_LATENCY_NS = 6_000_000L;
+
   /** {@code normalized_sysctl_sched_min_granularity}. */
   static final long NORMALIZED_MIN_GRANULARITY_NS = 750_000L;
+
   /** {@code normalized_sysctl_sched_wakeup_granularity}. */
   static final long NORMALIZED_WAKEUP_GRANULARITY_NS = 1_000_000L;
+
   /** {@code sched_nr_latency}: latency / min_granularity. */
   static final int SCHED_NR_LATENCY = 8;
 
@@ -36,9 +39,9 @@ final class CfsWakeup {
   }
 
   /**
-   * Models {@code wakeup_preempt_entity(curr, se) == 1}: the wakee preempts when the running
-   * task's vruntime exceeds the wakee's by more than {@code wakeup_gran(se)}, the wakeup
-   * granularity converted to the wakee's virtual time ({@code calc_delta_fair()}).
+   * Models {@code wakeup_preempt_entity(curr, se) == 1}: the wakee preempts when the running task's
+   * vruntime exceeds the wakee's by more than {@code wakeup_gran(se)}, the wakeup granularity
+   * converted to the wakee's virtual time ({@code calc_delta_fair()}).
    */
   boolean preempts(long currVruntime, long wakeeVruntime, int wakeeWeight) {
     long vdiff = currVruntime - wakeeVruntime;
@@ -50,8 +53,8 @@ final class CfsWakeup {
 
   /**
    * Models {@code place_entity(cfs_rq, se, 0)} after the normalization across runqueues: a waking
-   * task keeps its vruntime relative to {@code min_vruntime} ({@code relative}), but is put at
-   * most {@code sysctl_sched_latency / 2} behind it (GENTLE_FAIR_SLEEPERS' sleeper credit).
+   * task keeps its vruntime relative to {@code min_vruntime} ({@code relative}), but is put at most
+   * {@code sysctl_sched_latency / 2} behind it (GENTLE_FAIR_SLEEPERS' sleeper credit).
    */
   long placeWaking(long minVruntime, long relative) {
     return minVruntime + Math.max(relative, -(latencyNs / 2));

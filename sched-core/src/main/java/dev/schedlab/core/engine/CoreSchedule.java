@@ -32,9 +32,16 @@ final class CoreSchedule {
   private final BalanceCost cost = new BalanceCost();
 
   CoreSchedule(
-      EngineContext ctx, FairClass fair, TaskProgress progress, BalancingTime balancingTime,
-      IdleLoop idle, NohzBalancing nohz, CpuidleExit cpuidle, LoadBalancer balancer,
-      TryToWakeUp wakeups, WakeUpNewTask forks) {
+      EngineContext ctx,
+      FairClass fair,
+      TaskProgress progress,
+      BalancingTime balancingTime,
+      IdleLoop idle,
+      NohzBalancing nohz,
+      CpuidleExit cpuidle,
+      LoadBalancer balancer,
+      TryToWakeUp wakeups,
+      WakeUpNewTask forks) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
     this.fair = fair;
@@ -73,8 +80,11 @@ final class CoreSchedule {
     for (int guard = 0; ; guard++) {
       if (guard > MAX_STEPS_PER_INSTANT) {
         throw new IllegalStateException(
-            "task programs on CPU " + rq.cpu + " keep ending steps without using time at "
-                + ctx.now() + " ns");
+            "task programs on CPU "
+                + rq.cpu
+                + " keep ending steps without using time at "
+                + ctx.now()
+                + " ns");
       }
       Task next = rq.pickEevdf();
       if (next == null) {
@@ -112,8 +122,8 @@ final class CoreSchedule {
   }
 
   /**
-   * The fair class found nothing: {@code sched_balance_newidle()}, with its cost occupying the
-   * CPU before it either runs a pulled task or enters idle.
+   * The fair class found nothing: {@code sched_balance_newidle()}, with its cost occupying the CPU
+   * before it either runs a pulled task or enters idle.
    */
   private void startNewidle(CpuRunqueue rq) {
     long now = ctx.now();
@@ -124,8 +134,7 @@ final class CoreSchedule {
     ctx.contextCpu = rq.cpu;
     int pulled = balancer.newidleBalance(rq.cpu, cost);
     ctx.contextCpu = previousContext;
-    long costNs = cost.domainsBalanced == 0 && cost.cpusScanned == 0
-        ? 0 : ctx.costModel.toNs(cost);
+    long costNs = cost.domainsBalanced == 0 && cost.cpusScanned == 0 ? 0 : ctx.costModel.toNs(cost);
     if (pulled > 0) {
       rq.idleStamp = 0;
     } else if (rq.nr == 0) {
@@ -214,8 +223,7 @@ final class CoreSchedule {
     for (int guard = 0; ; guard++) {
       if (guard > MAX_STEPS_PER_INSTANT) {
         throw new IllegalStateException(
-            "program of " + task + " keeps blocking with pending wakeups at " + ctx.now()
-                + " ns");
+            "program of " + task + " keeps blocking with pending wakeups at " + ctx.now() + " ns");
       }
       task.spinning = false;
       TaskProgramControl.Step step = control.ask(task);

@@ -8,11 +8,11 @@ import java.util.SplittableRandom;
  * {@code cfs_tasks} order, PELT averages, idle and tick state, NOHZ flags, and the schedstat
  * counters of the CPU line. Field access is package-private: the engine's components share it.
  *
- * <p>Fair sharing is EEVDF-like and deliberately simplified: every enqueue places the entity at
- * the queue's weighted average vruntime (lag 0, i.e. no {@code PLACE_LAG} memory), the pick is
- * {@code pick_eevdf()}'s rule (earliest virtual deadline among eligible entities) by a linear scan,
- * wakeup preemption keeps RUN_TO_PARITY's slice protection, and there is no {@code DELAY_DEQUEUE}
- * or buddy logic.
+ * <p>Fair sharing is EEVDF-like and deliberately simplified: every enqueue places the entity at the
+ * queue's weighted average vruntime (lag 0, i.e. no {@code PLACE_LAG} memory), the pick is {@code
+ * pick_eevdf()}'s rule (earliest virtual deadline among eligible entities) by a linear scan, wakeup
+ * preemption keeps RUN_TO_PARITY's slice protection, and there is no {@code DELAY_DEQUEUE} or buddy
+ * logic.
  */
 final class CpuRunqueue {
 
@@ -23,47 +23,65 @@ final class CpuRunqueue {
    * only through {@link #setCurr}, which keeps the idle masks in step.
    */
   Task curr;
+
   /** {@code rq->cfs_tasks}, index 0 the tail (least recently run), {@code nr - 1} the head. */
   Task[] tasks = new Task[4];
+
   /** {@code rq->nr_running} (all fair); changed only by {@link #addHead} and {@link #remove}. */
   int nr;
+
   /** {@code cfs_rq->h_nr_idle}: SCHED_IDLE tasks among {@link #nr}. */
   int nrIdlePolicy;
+
   /** {@code cfs_rq->load.weight} after {@code scale_load_down()}. */
   long loadWeight;
+
   /** {@code cfs_rq->avg}. */
   final PeltAverage cfs = new PeltAverage();
+
   /** {@code cfs_rq->avg.util_est}: sum of queued tasks' estimates. */
   long utilEstSum;
+
   /** {@code cfs_rq->removed}: averages of tasks that left while blocked, applied lazily. */
   long removedLoad;
+
   long removedUtil;
   long removedRunnable;
+
   /** Placement base while the queue is empty (last average vruntime). */
   long zeroVruntime;
 
   // Execution of the current task.
   /** Time up to which the current task's exec time and vruntime were accounted. */
   long execClock;
+
   /** Time up to which the current task's work progress was accounted. */
   long progressClock;
+
   /** The current task makes no progress before this time (softirq work stealing the CPU). */
   long pausedUntil;
+
   /** Work units per ns of the current task. */
   double speed;
+
   /** When the current {@code run()} step completes at {@link #speed}. */
   long completionTime = Long.MAX_VALUE;
+
   /** When the performance model said the speed changes next. */
   long nextSpeedChange = Long.MAX_VALUE;
+
   /** When the live CPU timer event fires; {@code Long.MAX_VALUE} when none is live. */
   long timerAt = Long.MAX_VALUE;
+
   /**
    * The task {@code put_prev_task_fair()} just put back, until the next pick: picked again, it
    * keeps its slice protection ({@code set_next_entity()} is skipped for {@code prev == next}).
    */
   Task putBack;
+
   /** {@code TIF_NEED_RESCHED} for a reschedule deferred until the current activity ends. */
   boolean needResched;
+
   /** A reschedule IPI to this CPU is in flight. */
   boolean reschedIpiPending;
 
@@ -72,16 +90,19 @@ final class CpuRunqueue {
 
   /** What the CPU does besides its task; assign only through {@link #setPhase}. */
   CpuPhase phase = CpuPhase.NONE;
+
   long phaseToken;
+
   /** When the phase in progress ends. */
   long phaseEndNs;
 
   /**
-   * The kick-driven {@code _nohz_idle_balance()} pass this CPU runs as ILB, for its mid-pass
-   * abort: the mean time of one CPU visit (0 when no such pass is in progress), when the pass
-   * began, its kick flags, and whether it was cut short.
+   * The kick-driven {@code _nohz_idle_balance()} pass this CPU runs as ILB, for its mid-pass abort:
+   * the mean time of one CPU visit (0 when no such pass is in progress), when the pass began, its
+   * kick flags, and whether it was cut short.
    */
   long ilbVisitNs;
+
   long ilbPassStartNs;
   int ilbPassFlags;
   boolean ilbPassAborted;
@@ -91,21 +112,24 @@ final class CpuRunqueue {
    * the CPU's last {@link IdleGovernor#INTERVALS} hardware idle periods, a ring.
    */
   final long[] idleIntervals = new long[IdleGovernor.INTERVALS];
+
   int idleIntervalCount;
   int idleIntervalNext;
 
   /**
-   * Keeps {@link EngineState#idleMask()} and {@link EngineState#idleCoreMask()} in step with
-   * {@code idle_cpu()}, which reads {@link #curr}, {@link #nr} and {@link #phase}; set once by
-   * the {@link EngineState} constructor.
+   * Keeps {@link EngineState#idleMask()} and {@link EngineState#idleCoreMask()} in step with {@code
+   * idle_cpu()}, which reads {@link #curr}, {@link #nr} and {@link #phase}; set once by the {@link
+   * EngineState} constructor.
    */
   EngineState idleTracker;
 
   // Idle bookkeeping.
   /** {@code rq->idle_stamp}: when the CPU last started going idle; 0 when not idle. */
   long idleStamp;
+
   /** {@code rq->avg_idle}. */
   long avgIdle;
+
   /** The tick is stopped ({@code TS_FLAG_STOPPED}). */
   boolean tickStopped;
 
@@ -121,33 +145,44 @@ final class CpuRunqueue {
   long overheadNs;
   long idleNs;
   long stolenNs;
+
   /**
-   * The running task's speed with every SMT sibling idle, from the last timer arming: the
-   * reference of its SMT lost work ({@link TaskProgress#armTimer}).
+   * The running task's speed with every SMT sibling idle, from the last timer arming: the reference
+   * of its SMT lost work ({@link TaskProgress#armTimer}).
    */
   double soloSpeed;
+
   /** The {@link dev.schedlab.spi.LostWork} ordinal its SMT slowdown is charged to. */
   int slowCause;
+
   /** True while an ILB pass is being charged (its phase beginning): siblings see the ILB. */
   boolean ilbPassStarting;
+
   /** Whether the busy period now running (or the last one, once idle) ran an ILB pass. */
   boolean busyRanIlb;
+
   /** {@link #busyRanIlb} of the last finished busy period: its qualification window's cause. */
   boolean lastBusyWasIlb;
 
   // NOHZ state.
   /** {@code rq->nohz_tick_stopped}: registered in {@code nohz.idle_cpus_mask}. */
   boolean nohzTickStopped;
+
   /** {@code rq->has_blocked_load}. */
   boolean hasBlockedLoad;
+
   /** {@code rq->last_blocked_load_update_tick}. */
   long lastBlockedLoadUpdateTick = Long.MIN_VALUE;
+
   /** {@code nohz_flags(cpu)}. */
   int nohzFlags;
+
   /** Kick flags received while already balancing, run when that ends. */
   int deferredIdleBalanceFlags;
+
   /** {@code rq->active_balance}. */
   boolean activeBalancePending;
+
   /** {@code rq->misfit_task_load}. */
   long misfitTaskLoad;
 
@@ -162,6 +197,7 @@ final class CpuRunqueue {
 
   /** {@code sched_rng()} of this CPU. */
   final SplittableRandom rng;
+
   /** {@code distribute_cpu_mask_prev} of this CPU. */
   final DistributeCursor distributeCursor = new DistributeCursor();
 
@@ -308,7 +344,14 @@ final class CpuRunqueue {
 
   @Override
   public String toString() {
-    return "rq " + cpu + " (curr " + (curr == null ? "idle" : curr.id) + ", nr " + nr + ", "
-        + phase + ")";
+    return "rq "
+        + cpu
+        + " (curr "
+        + (curr == null ? "idle" : curr.id)
+        + ", nr "
+        + nr
+        + ", "
+        + phase
+        + ")";
   }
 }

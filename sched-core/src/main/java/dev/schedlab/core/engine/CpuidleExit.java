@@ -15,9 +15,12 @@ final class CpuidleExit {
   private final EngineContext ctx;
   private final int[][] siblingsOf;
   private final long ipiLatencyNs;
+
   /** {@code -E deep_idle_exit} and {@code deep_idle_residency}; exit 0: no deep idle state. */
   private final long deepIdleExitNs;
+
   private final long deepIdleResidencyNs;
+
   /** {@code engine.deep_idle_exits}, registered at the first one. */
   private Counter deepIdleExits;
 
@@ -53,9 +56,9 @@ final class CpuidleExit {
   }
 
   /**
-   * Whether {@code cpu} and every SMT sibling have been hardware-idle (no task, no balancing
-   * work) for at least {@code -E deep_idle_residency}: the governor has let the core enter its
-   * core-level deep state. False when no deep state is modelled.
+   * Whether {@code cpu} and every SMT sibling have been hardware-idle (no task, no balancing work)
+   * for at least {@code -E deep_idle_residency}: the governor has let the core enter its core-level
+   * deep state. False when no deep state is modelled.
    */
   boolean coreInDeepIdle(int cpu) {
     if (deepIdleExitNs <= 0) {

@@ -23,8 +23,8 @@ import java.util.List;
 /**
  * The engine of one run, put together: the {@link EngineContext}, the policy plugins and the
  * workload created from the {@link EngineSetup}, the load balancer, and the parts, each built with
- * the parts it calls, lowest first. Routes every {@link Event} to the part it concerns and
- * carries the runqueue core's two upward calls ({@link RunqueueUpcalls}) to the balancer and the
+ * the parts it calls, lowest first. Routes every {@link Event} to the part it concerns and carries
+ * the runqueue core's two upward calls ({@link RunqueueUpcalls}) to the balancer and the
  * context-switch code. Package-private: {@code Simulation} runs it; the engine's tests build and
  * step it directly.
  */
@@ -39,8 +39,10 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   final LoadBalancer balancer;
   final WakeupPolicyChain chain;
   final SdLlcShared llcShared;
+
   /** The cheap checks always; the rest with {@code check_invariants}. */
   final InvariantChecker invariants;
+
   final NohzBalancing nohz;
   final SelectIdleCapacity idleCapacity;
   final SelectIdleSibling idleSibling;
@@ -79,8 +81,10 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
     NohzIdleTracking nohzTracking =
         setup.nohzIdleTracking() == null
             ? new TransitionOnlyNohzIdleTracking()
-            : setup.nohzIdleTracking().provider().create(
-                context(setup.nohzIdleTracking(), scratchMasks));
+            : setup
+                .nohzIdleTracking()
+                .provider()
+                .create(context(setup.nohzIdleTracking(), scratchMasks));
     List<BalancePass> passes = new ArrayList<>();
     for (PolicyBinding<BalancePassProvider> binding : setup.balancePasses()) {
       passes.add(binding.provider().create(context(binding, scratchMasks)));
@@ -91,19 +95,20 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
     }
     this.balancer =
         new LoadBalancer(
-            host, List.copyOf(passes), setup.balancer(), setup.costModel(),
+            host,
+            List.copyOf(passes),
+            setup.balancer(),
+            setup.costModel(),
             LoadBalancer.newStats(domains));
     if (options.spreadBalanceStamps()) {
       balancer.spreadBalanceStamps(ctx.random.balanceStamps());
     }
     this.chain = new WakeupPolicyChain(ctx, wakeupPolicies);
     this.llcShared = new SdLlcShared(ctx);
-    this.invariants =
-        new InvariantChecker(ctx, progress, llcShared, options.checkInvariants());
+    this.invariants = new InvariantChecker(ctx, progress, llcShared, options.checkInvariants());
     this.nohz =
         new NohzBalancing(
-            ctx, balancer, ilbSelector, llcShared, balancingTime, pelt, cpuidle, chain,
-            invariants);
+            ctx, balancer, ilbSelector, llcShared, balancingTime, pelt, cpuidle, chain, invariants);
     this.idleCapacity = new SelectIdleCapacity(ctx, llcShared, chain);
     this.idleSibling = new SelectIdleSibling(ctx, llcShared, chain, idleCapacity);
     FindDstCpu findDst = new FindDstCpu(ctx, chain, cpuidle);
@@ -111,30 +116,48 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
     this.wakeups = new TryToWakeUp(ctx, selectTaskRq, fair, progress);
     this.forks = new WakeUpNewTask(ctx, selectTaskRq, pelt, fair);
     this.idleLoop =
-        new IdleLoop(
-            ctx, tick, progress, llcShared, nohz, nohzTracking, balancer, invariants);
+        new IdleLoop(ctx, tick, progress, llcShared, nohz, nohzTracking, balancer, invariants);
     this.core =
         new CoreSchedule(
             ctx, fair, progress, balancingTime, idleLoop, nohz, cpuidle, balancer, wakeups, forks);
     this.schedTick =
         new SchedTick(
-            ctx, tick, fair, pelt, nohz, balancer, balancingTime, llcShared, idleLoop, core, chain,
+            ctx,
+            tick,
+            fair,
+            pelt,
+            nohz,
+            balancer,
+            balancingTime,
+            llcShared,
+            idleLoop,
+            core,
+            chain,
             invariants);
     this.background = new BackgroundIrqs(ctx, progress, balancingTime, schedTick, core);
     this.workload =
-        setup.workload().provider().create(
-            new EngineWorkloadContext(
-                ctx.topology,
-                setup.hardware().facts(),
-                setup.workload().parameters(),
-                ctx.random.workload()));
+        setup
+            .workload()
+            .provider()
+            .create(
+                new EngineWorkloadContext(
+                    ctx.topology,
+                    setup.hardware().facts(),
+                    setup.workload().parameters(),
+                    ctx.random.workload()));
   }
 
   private EnginePolicyContext context(
       PolicyBinding<? extends PluginProvider> binding, ScratchMaskPool scratchMasks) {
     return new EnginePolicyContext(
-        binding.id(), ctx.topology, ctx.domains, binding.parameters(), ctx.state,
-        ctx.random.nextPlugin(), scratchMasks, ctx.counters);
+        binding.id(),
+        ctx.topology,
+        ctx.domains,
+        binding.parameters(),
+        ctx.state,
+        ctx.random.nextPlugin(),
+        scratchMasks,
+        ctx.counters);
   }
 
   /**

@@ -35,8 +35,10 @@ final class EngineContext {
   final List<Task> tasks = new ArrayList<>();
   final EngineStatistics stats;
   final CounterRegistry counters = new CounterRegistry();
+
   /** {@code nohz.idle_cpus_mask}, maintained by {@link NohzBalancing}. */
   final MutableCpuMask nohzIdleMask;
+
   /** The live {@code CpuStateView} policies and the balancer read. */
   final EngineState state;
 

@@ -5,8 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * Engine settings that are modelling assumptions rather than kernel tunables. Every number is an
- * assumption of this model (no source measured it for the simulated machines); all are
- * overridable.
+ * assumption of this model (no source measured it for the simulated machines); all are overridable.
  *
  * @param ipiLatencyNs delay from sending an IPI (NOHZ kick, remote reschedule or remote wakeup of
  *     an idle CPU) until the target acts on it, including the exit from a shallow idle state;
@@ -18,35 +17,33 @@ import java.util.function.Consumer;
  *     PELT decay of the root cfs_rq); default 300 ns, assumed
  * @param ilbSelectPerCpuNs cost, on the kicking CPU, per CPU {@code find_new_ilb()} examined;
  *     default 10 ns, assumed (a bit test and an {@code idle_cpu()} read)
- * @param sisUtil equivalent of {@code SCHED_FEAT(SIS_UTIL)} (default true): limit the idle-CPU
- *     scan of {@code select_idle_cpu()} by the LLC's {@code nr_idle_scan}
+ * @param sisUtil equivalent of {@code SCHED_FEAT(SIS_UTIL)} (default true): limit the idle-CPU scan
+ *     of {@code select_idle_cpu()} by the LLC's {@code nr_idle_scan}
  * @param wakeupPreemption equivalent of {@code SCHED_FEAT(WAKEUP_PREEMPTION)} (default true)
- * @param runToParity equivalent of {@code SCHED_FEAT(RUN_TO_PARITY)} (default true): a task
- *     picked to run is protected from wakeup preemption while it stays eligible, up to its
- *     deadline at the pick; false protects it for {@code normalized_sysctl_sched_base_slice}
- *     (700 µs of its own run time) at most ({@code set_protect_slice()})
- * @param checkInvariants run the expensive invariant checks too (NOHZ mask, idle masks at every
- *     ILB kick, nr_busy_cpus, memory-bound counts); the cheap ones (each task on exactly one
- *     runqueue, affinity, ILB choice, runqueue counters) run in every run. Violations throw.
- *     {@link #defaults()} enables it when the system property {@code schedlab.invariants} is
- *     {@code true}
- * @param invariantSweepJiffies how often, in jiffies, the consistency sweep runs (local checks
- *     run at every change)
- * @param idleHistoryNs span before the start of the run within which each CPU last went idle, at
- *     a uniformly random instant drawn from the tie-break stream; default 10 ms, an assumption
- *     standing in for the boot and system activity that gives a real machine's CPUs distinct
- *     idle timestamps. It matters because {@code sched_balance_find_dst_group_cpu()} prefers the
- *     most recently idled CPU, so with equal timestamps every fork would land on the lower SMT
- *     sibling. 0 gives every CPU the same timestamp (the lowest-numbered CPU wins ties)
- * @param spreadBalanceStamps start the run with each CPU's per-domain {@code last_balance} (and
- *     so {@code rq->next_balance}) at a uniformly random phase within the domain's idle
- *     interval, drawn from a stream of its own, as on a machine that has been up for a while
- *     (see {@code LoadBalancer.spreadBalanceStamps}); default true. False keeps the boot state
- *     of {@code sd_init()} and {@code sched_init()}: every stamp at jiffy 0, so every CPU is due
- *     at every level in the same jiffies. It matters most for the top levels, whose idle
- *     interval ({@code sd_weight} ms: 80 ms on an 80-CPU package) is long against a short run:
- *     in phase, no idle CPU is due at that level before the interval has passed, and then all
- *     are due together
+ * @param runToParity equivalent of {@code SCHED_FEAT(RUN_TO_PARITY)} (default true): a task picked
+ *     to run is protected from wakeup preemption while it stays eligible, up to its deadline at the
+ *     pick; false protects it for {@code normalized_sysctl_sched_base_slice} (700 µs of its own run
+ *     time) at most ({@code set_protect_slice()})
+ * @param checkInvariants run the expensive invariant checks too (NOHZ mask, idle masks at every ILB
+ *     kick, nr_busy_cpus, memory-bound counts); the cheap ones (each task on exactly one runqueue,
+ *     affinity, ILB choice, runqueue counters) run in every run. Violations throw. {@link
+ *     #defaults()} enables it when the system property {@code schedlab.invariants} is {@code true}
+ * @param invariantSweepJiffies how often, in jiffies, the consistency sweep runs (local checks run
+ *     at every change)
+ * @param idleHistoryNs span before the start of the run within which each CPU last went idle, at a
+ *     uniformly random instant drawn from the tie-break stream; default 10 ms, an assumption
+ *     standing in for the boot and system activity that gives a real machine's CPUs distinct idle
+ *     timestamps. It matters because {@code sched_balance_find_dst_group_cpu()} prefers the most
+ *     recently idled CPU, so with equal timestamps every fork would land on the lower SMT sibling.
+ *     0 gives every CPU the same timestamp (the lowest-numbered CPU wins ties)
+ * @param spreadBalanceStamps start the run with each CPU's per-domain {@code last_balance} (and so
+ *     {@code rq->next_balance}) at a uniformly random phase within the domain's idle interval,
+ *     drawn from a stream of its own, as on a machine that has been up for a while (see {@code
+ *     LoadBalancer.spreadBalanceStamps}); default true. False keeps the boot state of {@code
+ *     sd_init()} and {@code sched_init()}: every stamp at jiffy 0, so every CPU is due at every
+ *     level in the same jiffies. It matters most for the top levels, whose idle interval ({@code
+ *     sd_weight} ms: 80 ms on an 80-CPU package) is long against a short run: in phase, no idle CPU
+ *     is due at that level before the interval has passed, and then all are due together
  * @param retainShortIdleTick the idle governor's tick decision (default false: the tick stops at
  *     every idle entry, as the model always did). True models what the menu and teo governors do
  *     ({@code cpuidle_idle_call()} asks the governor whether to stop the tick): when the typical
@@ -55,22 +52,22 @@ import java.util.function.Consumer;
  *     idle CPU woken by its own tick records a long idle period (the governors discount tick
  *     wakeups when no timer is near), so a CPU that stays idle stops its tick soon after
  * @param skewTick {@code skew_tick=1}: each CPU's tick offset within the jiffy (default false)
- * @param wakeupRaceWindowNs how long a wakeup's choice stays unseen by other CPUs' wakeups
- *     (default 0: wakeups never race)
+ * @param wakeupRaceWindowNs how long a wakeup's choice stays unseen by other CPUs' wakeups (default
+ *     0: wakeups never race)
  * @param deepIdleExitNs exit latency of a core-level deep idle state (x86 core C6, an Arm core's
  *     power-down state): an IPI to a CPU whose whole core has been idle for at least {@code
  *     deepIdleResidencyNs} (a wakeup's reschedule IPI, a NOHZ kick) acts this much later than
- *     {@code ipiLatencyNs}, and {@code sched_balance_find_dst_group_cpu()} prefers idle CPUs not
- *     in it, as the kernel prefers the shallowest {@code exit_latency}. Default 0: off, every idle
- *     CPU wakes after {@code ipiLatencyNs}. A core-level state is entered only when every SMT
- *     sibling is idle; the governor is modelled as choosing it once the core has been idle for
- *     the state's target residency (the menu and teo governors choose at idle entry from a
- *     predicted idle length; "idle so far" is the causal stand-in). Values for a Skylake-SP
- *     Xeon's C6 as {@code cpuidle} lists them: exit latency 133 µs, target residency 400 µs
+ *     {@code ipiLatencyNs}, and {@code sched_balance_find_dst_group_cpu()} prefers idle CPUs not in
+ *     it, as the kernel prefers the shallowest {@code exit_latency}. Default 0: off, every idle CPU
+ *     wakes after {@code ipiLatencyNs}. A core-level state is entered only when every SMT sibling
+ *     is idle; the governor is modelled as choosing it once the core has been idle for the state's
+ *     target residency (the menu and teo governors choose at idle entry from a predicted idle
+ *     length; "idle so far" is the causal stand-in). Values for a Skylake-SP Xeon's C6 as {@code
+ *     cpuidle} lists them: exit latency 133 µs, target residency 400 µs
  * @param deepIdleResidencyNs how long a core must have been idle to be in the deep state; default
  *     400 µs (see {@code deepIdleExitNs})
- * @param wakeupRule which kernel's rule places a waking task and decides wakeup preemption
- *     (default {@link WakeupRule#EEVDF}; {@link WakeupRule#CFS_6_1} for the kernel oracle's 6.1)
+ * @param wakeupRule which kernel's rule places a waking task and decides wakeup preemption (default
+ *     {@link WakeupRule#EEVDF}; {@link WakeupRule#CFS_6_1} for the kernel oracle's 6.1)
  * @param idleTimerRateHz timer expiries per second on each CPU ({@code -E idle_timer_rate}): a
  *     tickless idle CPU's hrtimer is programmed to its next timer event (RCU, the watchdog,
  *     deferrable timers of the vmstat and workqueue code), and each expiry runs {@code
@@ -78,26 +75,25 @@ import java.util.function.Consumer;
  *     on the idle CPU; on a busy CPU the expiry's work steals from the running task. Default 3.6,
  *     the local timer interrupts per idle CPU per second the kernel oracle measured in a Linux 6.1
  *     guest (docs/kernel-oracle.md, "Idle-CPU timer wakeups"); 0: idle CPUs never wake
- * @param timerIrqNs CPU time of one such expiry (the hrtimer interrupt and its callbacks);
- *     default 2 µs, an assumption
- * @param deviceIrqRateHz device interrupts per second ({@code -E device_irq_rate}), all handled
- *     on the boot CPU (the first online CPU): on arm64 with a GIC and no irqbalance, an interrupt
- *     that is not affinity-managed keeps the affinity of the CPU that requested it, the boot CPU
- *     at probe time. Default 100, an assumption for a quiet server (NIC link and management
- *     queues, BMC, console); no measurement of Vera exists. Each steals {@code deviceIrqNs} from
- *     the task running there or occupies the idle CPU
- * @param deviceIrqNs CPU time of one device interrupt (hardirq and its softirq); default 5 µs,
- *     an assumption
- * @param kworkerRateHz how often each CPU's bound kernel worker ({@code kworker/N}, a nice-0
- *     task pinned to its CPU that {@code worker_thread()} runs) wakes for work, per second
- *     ({@code -E kworker_rate}). Default 1: {@code vmstat_update()} every {@code
- *     vm.stat_interval} (1 s, Documentation/admin-guide/sysctl/vm.rst) on a CPU whose counters
- *     changed, the most regular per-CPU work item; 0: no kernel workers. The worker is a real
- *     task: it leaves an idle CPU's idle loop and returns through newidle balancing, and on a busy
- *     CPU it queues beside the running task ({@code nr_running} 2) until wakeup preemption or the
- *     slice lets it run
- * @param kworkerRunNs work one kernel-worker wakeup does (work units: ns alone at capacity
- *     1024); default 10 µs, an assumption
+ * @param timerIrqNs CPU time of one such expiry (the hrtimer interrupt and its callbacks); default
+ *     2 µs, an assumption
+ * @param deviceIrqRateHz device interrupts per second ({@code -E device_irq_rate}), all handled on
+ *     the boot CPU (the first online CPU): on arm64 with a GIC and no irqbalance, an interrupt that
+ *     is not affinity-managed keeps the affinity of the CPU that requested it, the boot CPU at
+ *     probe time. Default 100, an assumption for a quiet server (NIC link and management queues,
+ *     BMC, console); no measurement of Vera exists. Each steals {@code deviceIrqNs} from the task
+ *     running there or occupies the idle CPU
+ * @param deviceIrqNs CPU time of one device interrupt (hardirq and its softirq); default 5 µs, an
+ *     assumption
+ * @param kworkerRateHz how often each CPU's bound kernel worker ({@code kworker/N}, a nice-0 task
+ *     pinned to its CPU that {@code worker_thread()} runs) wakes for work, per second ({@code -E
+ *     kworker_rate}). Default 1: {@code vmstat_update()} every {@code vm.stat_interval} (1 s,
+ *     Documentation/admin-guide/sysctl/vm.rst) on a CPU whose counters changed, the most regular
+ *     per-CPU work item; 0: no kernel workers. The worker is a real task: it leaves an idle CPU's
+ *     idle loop and returns through newidle balancing, and on a busy CPU it queues beside the
+ *     running task ({@code nr_running} 2) until wakeup preemption or the slice lets it run
+ * @param kworkerRunNs work one kernel-worker wakeup does (work units: ns alone at capacity 1024);
+ *     default 10 µs, an assumption
  */
 public record EngineOptions(
     long ipiLatencyNs,
@@ -130,7 +126,9 @@ public record EngineOptions(
   /** The largest background rate accepted, per second (per CPU for timers and workers). */
   public static final double MAX_RATE_HZ = 1_000_000;
 
-  /** @throws IllegalArgumentException for a negative cost or a sweep period below 1 */
+  /**
+   * @throws IllegalArgumentException for a negative cost or a sweep period below 1
+   */
   public EngineOptions {
     requireNonNegative("ipiLatencyNs", ipiLatencyNs);
     requireNonNegative("ilbPerCpuVisitedNs", ilbPerCpuVisitedNs);
@@ -149,7 +147,9 @@ public record EngineOptions(
     requireNonNegative("kworkerRunNs", kworkerRunNs);
     if (invariantSweepJiffies < 1) {
       throw new IllegalArgumentException(
-          "invariantSweepJiffies " + invariantSweepJiffies + " outside the allowed range 1.."
+          "invariantSweepJiffies "
+              + invariantSweepJiffies
+              + " outside the allowed range 1.."
               + Integer.MAX_VALUE);
     }
   }
@@ -165,9 +165,29 @@ public record EngineOptions(
    */
   public static EngineOptions defaults() {
     return new EngineOptions(
-        2_000, 100, 300, 10, true, true, true, Boolean.getBoolean(INVARIANTS_PROPERTY), 10,
-        10_000_000, true, false, false, 0, 0, 400_000, WakeupRule.EEVDF, 3.6, 2_000, 100, 5_000,
-        1, 10_000);
+        2_000,
+        100,
+        300,
+        10,
+        true,
+        true,
+        true,
+        Boolean.getBoolean(INVARIANTS_PROPERTY),
+        10,
+        10_000_000,
+        true,
+        false,
+        false,
+        0,
+        0,
+        400_000,
+        WakeupRule.EEVDF,
+        3.6,
+        2_000,
+        100,
+        5_000,
+        1,
+        10_000);
   }
 
   /** A copy with the invariant checker on or off. */
@@ -273,11 +293,12 @@ public record EngineOptions(
    * workers): the quiet machine the engine modelled before it had one.
    */
   public EngineOptions withoutBackground() {
-    return with(f -> {
-      f.idleTimerRateHz = 0;
-      f.deviceIrqRateHz = 0;
-      f.kworkerRateHz = 0;
-    });
+    return with(
+        f -> {
+          f.idleTimerRateHz = 0;
+          f.deviceIrqRateHz = 0;
+          f.kworkerRateHz = 0;
+        });
   }
 
   /** Whether any background activity is on. */
@@ -361,11 +382,29 @@ public record EngineOptions(
 
     EngineOptions build() {
       return new EngineOptions(
-          ipiLatencyNs, ilbPerCpuVisitedNs, blockedLoadUpdateNs, ilbSelectPerCpuNs, sisUtil,
-          wakeupPreemption, runToParity, checkInvariants, invariantSweepJiffies, idleHistoryNs,
-          spreadBalanceStamps, retainShortIdleTick, skewTick, wakeupRaceWindowNs, deepIdleExitNs,
-          deepIdleResidencyNs, wakeupRule, idleTimerRateHz, timerIrqNs, deviceIrqRateHz,
-          deviceIrqNs, kworkerRateHz, kworkerRunNs);
+          ipiLatencyNs,
+          ilbPerCpuVisitedNs,
+          blockedLoadUpdateNs,
+          ilbSelectPerCpuNs,
+          sisUtil,
+          wakeupPreemption,
+          runToParity,
+          checkInvariants,
+          invariantSweepJiffies,
+          idleHistoryNs,
+          spreadBalanceStamps,
+          retainShortIdleTick,
+          skewTick,
+          wakeupRaceWindowNs,
+          deepIdleExitNs,
+          deepIdleResidencyNs,
+          wakeupRule,
+          idleTimerRateHz,
+          timerIrqNs,
+          deviceIrqRateHz,
+          deviceIrqNs,
+          kworkerRateHz,
+          kworkerRunNs);
     }
   }
 

@@ -4,8 +4,8 @@ import dev.schedlab.spi.PerfStateView;
 import dev.schedlab.spi.view.WorkClass;
 
 /**
- * The {@link PerfStateView} the performance model reads: a hardware thread is busy while it runs
- * a task or balancing work (newidle, ILB, softirq from idle), not only while {@code idle_cpu()} is
+ * The {@link PerfStateView} the performance model reads: a hardware thread is busy while it runs a
+ * task or balancing work (newidle, ILB, softirq from idle), not only while {@code idle_cpu()} is
  * false.
  */
 final class EnginePerfView implements PerfStateView {

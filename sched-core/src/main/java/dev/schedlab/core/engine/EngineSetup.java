@@ -50,7 +50,9 @@ public record EngineSetup(
     BalancerOptions balancer,
     BalanceCostModel costModel) {
 
-  /** @throws IllegalArgumentException for a non-positive duration or an hz outside 1..10000 */
+  /**
+   * @throws IllegalArgumentException for a non-positive duration or an hz outside 1..10000
+   */
   public EngineSetup {
     Objects.requireNonNull(hardware, "hardware");
     Objects.requireNonNull(domainOptions, "domainOptions");

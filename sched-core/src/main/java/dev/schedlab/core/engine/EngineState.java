@@ -7,15 +7,15 @@ import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.Topology;
 
 /**
- * The live {@link CpuStateView} over the engine's runqueues. {@link #isIdle} is the kernel's
- * {@code idle_cpu()}: the idle task runs and nothing is queued; a CPU in newidle balancing is not
- * idle (its previous task is still current), a CPU balancing in softirq from the idle loop is.
+ * The live {@link CpuStateView} over the engine's runqueues. {@link #isIdle} is the kernel's {@code
+ * idle_cpu()}: the idle task runs and nothing is queued; a CPU in newidle balancing is not idle
+ * (its previous task is still current), a CPU balancing in softirq from the idle loop is.
  *
- * <p>{@link #idleMask()} and {@link #idleCoreMask()} are kept in step with that predicate by
- * {@link #refreshIdle}, which {@link CpuRunqueue} calls after every change of the three fields it
- * reads ({@code curr}, {@code nr}, {@code phase}; {@code isOnline} never changes during a run):
- * O(1) for the CPU's bit and O(SMT width) for its core's bits. The invariant checker compares
- * both masks with the predicates at every ILB selection and every sweep.
+ * <p>{@link #idleMask()} and {@link #idleCoreMask()} are kept in step with that predicate by {@link
+ * #refreshIdle}, which {@link CpuRunqueue} calls after every change of the three fields it reads
+ * ({@code curr}, {@code nr}, {@code phase}; {@code isOnline} never changes during a run): O(1) for
+ * the CPU's bit and O(SMT width) for its core's bits. The invariant checker compares both masks
+ * with the predicates at every ILB selection and every sweep.
  */
 final class EngineState implements CpuStateView {
 
@@ -23,23 +23,30 @@ final class EngineState implements CpuStateView {
   private final CpuRunqueue[] rqs;
   private final Topology topology;
   private final int[][] siblings;
+
   /** {@code arch_scale_cpu_capacity()} per CPU, read on every wakeup scan. */
   private final int[] capacity;
+
   private final boolean smt;
   private final CpuMask nohzView;
   private final boolean[] isOnline;
   private final int activeCount;
+
   /** {@code idle_cpu()} of every CPU, maintained by {@link #refreshIdle}. */
   private final MutableCpuMask idleCpus;
+
   /** Idle CPUs whose SMT siblings are all idle, maintained by {@link #refreshIdle}. */
   private final MutableCpuMask idleCoreCpus;
+
   private final CpuMask idleView;
   private final CpuMask idleCoreView;
+
   /**
    * CPUs the wakeup being placed sees as idle although another CPU's wakeup queued a task on them
    * within the race window ({@link EngineOptions#wakeupRaceWindowNs()}); empty between wakeups.
    */
   private final MutableCpuMask unseenClaims;
+
   private boolean hidingClaims;
 
   EngineState(EngineContext ctx) {
@@ -89,9 +96,9 @@ final class EngineState implements CpuStateView {
   }
 
   /**
-   * Brings {@code cpu}'s bit of {@link #idleMask()} and its core's bits of {@link
-   * #idleCoreMask()} up to date with {@link #isIdle}; called by {@link CpuRunqueue} after each
-   * change that can flip it. O(1) when the answer did not change, O(SMT width) otherwise.
+   * Brings {@code cpu}'s bit of {@link #idleMask()} and its core's bits of {@link #idleCoreMask()}
+   * up to date with {@link #isIdle}; called by {@link CpuRunqueue} after each change that can flip
+   * it. O(1) when the answer did not change, O(SMT width) otherwise.
    */
   void refreshIdle(int cpu) {
     boolean idle = isIdle(cpu);
@@ -122,8 +129,7 @@ final class EngineState implements CpuStateView {
   }
 
   /**
-   * Each CPU's other online SMT siblings (empty for an impossible CPU); shared, not to be
-   * modified.
+   * Each CPU's other online SMT siblings (empty for an impossible CPU); shared, not to be modified.
    */
   int[][] siblingsOf() {
     return siblings;
@@ -135,9 +141,9 @@ final class EngineState implements CpuStateView {
   }
 
   /**
-   * Until {@link #showClaims()}, {@code cpu} looks idle (and its core, if its siblings are idle)
-   * to every predicate and mask of this view: a wakeup queued a task on it that the wakeup now
-   * being placed has not seen yet.
+   * Until {@link #showClaims()}, {@code cpu} looks idle (and its core, if its siblings are idle) to
+   * every predicate and mask of this view: a wakeup queued a task on it that the wakeup now being
+   * placed has not seen yet.
    */
   void hideClaim(int cpu) {
     hidingClaims = true;

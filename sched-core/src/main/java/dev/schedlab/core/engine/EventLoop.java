@@ -72,8 +72,8 @@ final class EventLoop {
   }
 
   /**
-   * Fires the events due at or before {@code limit}, then sets the clock to {@code limit} if it
-   * is later (tests step the engine this way).
+   * Fires the events due at or before {@code limit}, then sets the clock to {@code limit} if it is
+   * later (tests step the engine this way).
    */
   void runUntil(long limit, Event.Handler handler) {
     while (!stopped && !queue.isEmpty() && queue.peekTime() <= limit) {

@@ -1,9 +1,9 @@
 package dev.schedlab.core.engine;
 
 /**
- * The pending-event set of the executive: a priority queue ordered by (time, priority,
- * sequence). Implementations are swappable (binary heap now; a calendar queue or pooled events
- * later) without touching the engine.
+ * The pending-event set of the executive: a priority queue ordered by (time, priority, sequence).
+ * Implementations are swappable (binary heap now; a calendar queue or pooled events later) without
+ * touching the engine.
  */
 interface EventQueue {
 

@@ -6,13 +6,13 @@ import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.topology.Topology;
 
 /**
- * The runqueue core: the fair class's operations on one {@link CpuRunqueue}, as
- * kernel/sched/fair.c and core.c do them for a task in the root cgroup: {@code
- * enqueue_task_fair()}, {@code dequeue_task_fair()}, {@code put_prev_task_fair()}, {@code
- * set_next_task_fair()}, {@code wakeup_preempt()} with {@code check_preempt_wakeup_fair()}, {@code
- * set_task_cpu()}, and the balancer's {@code detach_task()} + {@code attach_task()}. Every change
- * keeps the wasted-core integral ({@link EngineStatistics#runqueueChanged}) in step. Its calls
- * above itself go through {@link RunqueueUpcalls}.
+ * The runqueue core: the fair class's operations on one {@link CpuRunqueue}, as kernel/sched/fair.c
+ * and core.c do them for a task in the root cgroup: {@code enqueue_task_fair()}, {@code
+ * dequeue_task_fair()}, {@code put_prev_task_fair()}, {@code set_next_task_fair()}, {@code
+ * wakeup_preempt()} with {@code check_preempt_wakeup_fair()}, {@code set_task_cpu()}, and the
+ * balancer's {@code detach_task()} + {@code attach_task()}. Every change keeps the wasted-core
+ * integral ({@link EngineStatistics#runqueueChanged}) in step. Its calls above itself go through
+ * {@link RunqueueUpcalls}.
  */
 final class FairClass {
 
@@ -27,8 +27,10 @@ final class FairClass {
   private final PeltUpdates pelt;
   private final RunqueueUpcalls upcalls;
   private final long baseSliceNs;
+
   /** {@code set_protect_slice()}'s quantum: the base slice, or at most 700 µs without parity. */
   private final long protectQuantumNs;
+
   /** {@link Task#leftCpu} of a queued task being moved: its vruntime is kept relative. */
   private static final int MIGRATING = -2;
 
@@ -39,7 +41,10 @@ final class FairClass {
   private int wasteWasWaiting;
 
   FairClass(
-      EngineContext ctx, TickSched tick, TaskProgress progress, PeltUpdates pelt,
+      EngineContext ctx,
+      TickSched tick,
+      TaskProgress progress,
+      PeltUpdates pelt,
       RunqueueUpcalls upcalls) {
     this.ctx = ctx;
     this.topology = ctx.topology;
@@ -50,8 +55,8 @@ final class FairClass {
     this.upcalls = upcalls;
     int ncpus = Math.max(1, online.weight());
     this.baseSliceNs = NORMALIZED_BASE_SLICE_NS * (1 + ilog2(Math.min(ncpus, 8)));
-    this.protectQuantumNs = ctx.options.runToParity()
-        ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
+    this.protectQuantumNs =
+        ctx.options.runToParity() ? baseSliceNs : Math.min(NORMALIZED_BASE_SLICE_NS, baseSliceNs);
     this.cfs = ctx.options.wakeupRule() == WakeupRule.CFS_6_1 ? new CfsWakeup(ncpus) : null;
   }
 
@@ -123,10 +128,10 @@ final class FairClass {
 
   /**
    * Where an enqueued task starts. EEVDF: at the queue's average vruntime (lag 0), a new task with
-   * half a slice to its deadline. Linux 6.1 ({@link CfsWakeup}): a new task one virtual slice
-   * after {@code min_vruntime}, any other at its old place relative to {@code min_vruntime} with
-   * the sleeper credit; its deadline is a slice later, so that the EEVDF pick, which the engine
-   * keeps, chooses the leftmost task as CFS's does.
+   * half a slice to its deadline. Linux 6.1 ({@link CfsWakeup}): a new task one virtual slice after
+   * {@code min_vruntime}, any other at its old place relative to {@code min_vruntime} with the
+   * sleeper credit; its deadline is a slice later, so that the EEVDF pick, which the engine keeps,
+   * chooses the leftmost task as CFS's does.
    */
   private void place(CpuRunqueue rq, Task task, boolean initial) {
     long vslice = vslice(task);
@@ -152,10 +157,10 @@ final class FairClass {
   }
 
   /**
-   * Under Linux 6.1's rules, remembers where {@code task} leaves {@code rq}: a sleeper its
-   * vruntime (made relative to the old queue's {@code min_vruntime} when it wakes, as {@code
-   * migrate_task_rq_fair()} does), a queued task the balancer moves its vruntime relative to
-   * {@code min_vruntime} now ({@code dequeue_entity()} without {@code DEQUEUE_SLEEP}).
+   * Under Linux 6.1's rules, remembers where {@code task} leaves {@code rq}: a sleeper its vruntime
+   * (made relative to the old queue's {@code min_vruntime} when it wakes, as {@code
+   * migrate_task_rq_fair()} does), a queued task the balancer moves its vruntime relative to {@code
+   * min_vruntime} now ({@code dequeue_entity()} without {@code DEQUEUE_SLEEP}).
    */
   private void noteLeaving(CpuRunqueue rq, Task task, boolean sleeping) {
     if (cfs == null) {
@@ -178,7 +183,10 @@ final class FairClass {
 
   private void wasteAfter(CpuRunqueue rq) {
     ctx.stats.runqueueChanged(
-        ctx.now(), wasteWasIdle, wasteWasWaiting, rq.curr == null && rq.nr == 0,
+        ctx.now(),
+        wasteWasIdle,
+        wasteWasWaiting,
+        rq.curr == null && rq.nr == 0,
         rq.curr != null ? rq.nr - 1 : 0);
   }
 
@@ -289,12 +297,14 @@ final class FairClass {
 
   private void checkAllowed(Task task, int cpu) {
     if (!task.allowed.test(cpu)) {
-      throw InvariantChecker.violation(ctx, "affinity respected",
+      throw InvariantChecker.violation(
+          ctx,
+          "affinity respected",
           task + " placed on CPU " + cpu + " outside " + task.allowed.toCpuList());
     }
     if (!online.test(cpu)) {
-      throw InvariantChecker.violation(ctx, "task on an online CPU",
-          task + " placed on offline CPU " + cpu);
+      throw InvariantChecker.violation(
+          ctx, "task on an online CPU", task + " placed on offline CPU " + cpu);
     }
   }
 

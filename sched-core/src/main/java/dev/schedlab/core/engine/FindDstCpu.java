@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * The fork and exec slow path of {@code select_task_rq_fair()}: {@code
- * sched_balance_find_dst_cpu()} descends from the widest domain with the fork or exec flag, at
- * each level choosing the idlest group ({@code sched_balance_find_dst_group()}, with {@code
+ * sched_balance_find_dst_cpu()} descends from the widest domain with the fork or exec flag, at each
+ * level choosing the idlest group ({@code sched_balance_find_dst_group()}, with {@code
  * update_sg_wakeup_stats()} and {@code update_pick_idlest()}) and in it a CPU ({@code
  * sched_balance_find_dst_group_cpu()}). The group statistics and their classification are the
  * balancer's ({@link SgLbStats}, {@link SgLbStats#groupClassify}, {@link NumaImbalance#adjust}).
@@ -238,7 +238,8 @@ final class FindDstCpu {
         // the most recent idle stamp.
         boolean deep = cpuidle.coreInDeepIdle(i);
         long stamp = rqs[i].idleSince;
-        if (shallowestIdle < 0 || (shallowestDeep && !deep)
+        if (shallowestIdle < 0
+            || (shallowestDeep && !deep)
             || (deep == shallowestDeep && stamp > latestIdleStamp)) {
           latestIdleStamp = stamp;
           shallowestIdle = i;

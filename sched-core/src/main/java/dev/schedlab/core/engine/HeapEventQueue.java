@@ -4,16 +4,15 @@ import java.util.Arrays;
 import java.util.NoSuchElementException;
 
 /**
- * A four-ary min-heap over primitive arrays, specialised for the engine's event mix: a few
- * hundred to a few thousand pending events (one slotted timer per CPU, the jiffy tick, sleep
- * ends, IPIs), nearly every fired event followed by a re-arm at a later time. Removing the
- * minimum dominates, and its cost is the walk down: four children per node halve the depth of a
- * binary heap, and entry {@code i}'s time and (priority, sequence) key sit side by side in one
- * array ({@code keys[2i]}, {@code keys[2i + 1]}), so the four children of a node are eight
- * consecutive longs, one or two cache lines, where a binary heap touches a line per level in
- * each of two arrays. Comparing allocates nothing and touches no event object. Slotted entries
- * (see {@link #addOrMove}) know their heap position, so they are moved or removed in place in
- * O(log n).
+ * A four-ary min-heap over primitive arrays, specialised for the engine's event mix: a few hundred
+ * to a few thousand pending events (one slotted timer per CPU, the jiffy tick, sleep ends, IPIs),
+ * nearly every fired event followed by a re-arm at a later time. Removing the minimum dominates,
+ * and its cost is the walk down: four children per node halve the depth of a binary heap, and entry
+ * {@code i}'s time and (priority, sequence) key sit side by side in one array ({@code keys[2i]},
+ * {@code keys[2i + 1]}), so the four children of a node are eight consecutive longs, one or two
+ * cache lines, where a binary heap touches a line per level in each of two arrays. Comparing
+ * allocates nothing and touches no event object. Slotted entries (see {@link #addOrMove}) know
+ * their heap position, so they are moved or removed in place in O(log n).
  *
  * <p>The order is the total (time, priority, sequence) order of {@link EventQueue}, so any heap
  * shape pops the same sequence of events: the engine's results do not depend on the queue.
@@ -25,11 +24,15 @@ final class HeapEventQueue implements EventQueue {
 
   /** Entry {@code i}: time at {@code 2i}, (priority, sequence) key at {@code 2i + 1}. */
   private long[] keys = new long[2 * INITIAL_CAPACITY];
+
   private Event[] events = new Event[INITIAL_CAPACITY];
+
   /** The slot of each heap entry, or -1. */
   private int[] slots = new int[INITIAL_CAPACITY];
+
   /** The heap index of each slot's pending entry, or -1. */
   private int[] positions = new int[0];
+
   private int size;
 
   @Override

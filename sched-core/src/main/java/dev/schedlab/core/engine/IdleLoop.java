@@ -6,14 +6,14 @@ import dev.schedlab.spi.NohzIdleTracking;
 
 /**
  * Idle entry and exit: switching to the idle task and the top of {@code do_idle()} ({@code
- * __update_idle_core()}, {@code tick_nohz_idle_stop_tick()} with the registration rule's answer
- * to {@code nohz_balance_enter_idle()}, {@code nohz_run_idle_balance()}), and leaving it ({@code
+ * __update_idle_core()}, {@code tick_nohz_idle_stop_tick()} with the registration rule's answer to
+ * {@code nohz_balance_enter_idle()}, {@code nohz_run_idle_balance()}), and leaving it ({@code
  * put_prev_task_idle()} with {@code update_rq_avg_idle()}, {@code tick_nohz_idle_exit()}).
  *
- * <p>Idle governor: the tick stops on every idle entry ({@code tick_nohz_idle_stop_tick()}
- * always finds the next timer more than a tick away), except on the timekeeping CPU while
- * nohz_full is in use, which keeps its tick as {@code can_stop_idle_tick()} requires, and except
- * where {@link EngineOptions#retainShortIdleTick()} lets {@link IdleGovernor} keep it.
+ * <p>Idle governor: the tick stops on every idle entry ({@code tick_nohz_idle_stop_tick()} always
+ * finds the next timer more than a tick away), except on the timekeeping CPU while nohz_full is in
+ * use, which keeps its tick as {@code can_stop_idle_tick()} requires, and except where {@link
+ * EngineOptions#retainShortIdleTick()} lets {@link IdleGovernor} keep it.
  */
 final class IdleLoop {
 
@@ -25,14 +25,21 @@ final class IdleLoop {
   private final NohzBalancing nohz;
   private final NohzIdleTracking nohzTracking;
   private final LoadBalancer balancer;
+
   /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
+
   private final int[][] siblingsOf;
   private final boolean retainShortIdleTick;
 
   IdleLoop(
-      EngineContext ctx, TickSched tick, TaskProgress progress, SdLlcShared llcShared,
-      NohzBalancing nohz, NohzIdleTracking nohzTracking, LoadBalancer balancer,
+      EngineContext ctx,
+      TickSched tick,
+      TaskProgress progress,
+      SdLlcShared llcShared,
+      NohzBalancing nohz,
+      NohzIdleTracking nohzTracking,
+      LoadBalancer balancer,
       InvariantChecker invariants) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
@@ -48,8 +55,8 @@ final class IdleLoop {
   }
 
   /**
-   * Brings every online CPU into its idle loop at time 0 with its tick running, then lets each
-   * stop its tick (and register for NOHZ) as an idle entry would.
+   * Brings every online CPU into its idle loop at time 0 with its tick running, then lets each stop
+   * its tick (and register for NOHZ) as an idle entry would.
    */
   void boot() {
     long history = ctx.options.idleHistoryNs();
@@ -119,8 +126,8 @@ final class IdleLoop {
   }
 
   /**
-   * Equivalent of {@code __update_idle_core()}: when every other SMT sibling is idle too, the
-   * LLC may hold an idle core.
+   * Equivalent of {@code __update_idle_core()}: when every other SMT sibling is idle too, the LLC
+   * may hold an idle core.
    */
   private void updateIdleCore(CpuRunqueue rq) {
     if (siblingsOf[rq.cpu].length == 0) {

@@ -9,18 +9,18 @@ import java.util.Locale;
 /**
  * Engine invariants; a violation throws {@link InvariantViolation} naming the invariant, the
  * simulated time and the CPU or task. The cheap ones run in every run, at a cost measured in
- * benchmarks/README.md; the rest only when {@link EngineOptions#checkInvariants()} is on ({@code
- * -E check_invariants=true}). Local checks run at the event that could break them; {@link
- * #sweep()} checks global consistency every {@link EngineOptions#invariantSweepJiffies()} jiffies
- * and at the end.
+ * benchmarks/README.md; the rest only when {@link EngineOptions#checkInvariants()} is on ({@code -E
+ * check_invariants=true}). Local checks run at the event that could break them; {@link #sweep()}
+ * checks global consistency every {@link EngineOptions#invariantSweepJiffies()} jiffies and at the
+ * end.
  *
  * <p>Always:
  *
  * <ul>
  *   <li>the ILB chosen was online, idle and a housekeeping CPU;
- *   <li>each runnable task is on exactly one runqueue, its own CPU's, on an allowed CPU
- *       (checked at every enqueue and migration by {@link FairClass} as well), and the running
- *       task is its CPU's current;
+ *   <li>each runnable task is on exactly one runqueue, its own CPU's, on an allowed CPU (checked at
+ *       every enqueue and migration by {@link FairClass} as well), and the running task is its
+ *       CPU's current;
  *   <li>runqueue counters ({@code nr_running}, SCHED_IDLE count, load weight) match the tasks.
  * </ul>
  *
@@ -33,12 +33,12 @@ import java.util.Locale;
  *       fixed rule), every idle CPU with a stopped tick and domains is in the mask;
  *   <li>before every ILB selection and at every sweep, the state view's {@link
  *       EngineState#idleMask()} holds exactly the CPUs that are {@code idle_cpu()} and {@link
- *       EngineState#idleCoreMask()} exactly those that are also {@code is_core_idle()} (the
- *       masks are maintained incrementally; a mutation path that forgot to refresh them shows
- *       here): a walk over every CPU at every kick, the costly part;
- *   <li>at every sweep, a CPU's running task is counted among its node's running memory-bound
- *       tasks exactly when it does memory-bound work now (not spinning), and the per-node counts
- *       equal those tasks.
+ *       EngineState#idleCoreMask()} exactly those that are also {@code is_core_idle()} (the masks
+ *       are maintained incrementally; a mutation path that forgot to refresh them shows here): a
+ *       walk over every CPU at every kick, the costly part;
+ *   <li>at every sweep, a CPU's running task is counted among its node's running memory-bound tasks
+ *       exactly when it does memory-bound work now (not spinning), and the per-node counts equal
+ *       those tasks.
  * </ul>
  */
 final class InvariantChecker {
@@ -49,14 +49,17 @@ final class InvariantChecker {
   private final ImmutableCpuMask housekeeping;
   private final TaskProgress progress;
   private final SdLlcShared llcShared;
+
   /** Whether the expensive checks run too ({@code check_invariants}). */
   private final boolean full;
+
   /** Whether the registration rule has registered this CPU on an idle entry with a stopped tick. */
   private final boolean[] registersStoppedTick;
 
-  /** @param full whether to run the expensive checks too */
-  InvariantChecker(
-      EngineContext ctx, TaskProgress progress, SdLlcShared llcShared, boolean full) {
+  /**
+   * @param full whether to run the expensive checks too
+   */
+  InvariantChecker(EngineContext ctx, TaskProgress progress, SdLlcShared llcShared, boolean full) {
     this.ctx = ctx;
     this.full = full;
     this.rqs = ctx.rqs;
@@ -70,8 +73,8 @@ final class InvariantChecker {
 
   /**
    * Records what the registration rule answered at an idle entry. Once it has registered a CPU
-   * whose tick was already stopped, it is the fixed rule for that CPU, and from then on "every
-   * idle CPU with a stopped tick is in the mask" is an invariant there.
+   * whose tick was already stopped, it is the fixed rule for that CPU, and from then on "every idle
+   * CPU with a stopped tick is in the mask" is an invariant there.
    */
   private void observeRegistration(int cpu, boolean tickWasAlreadyStopped, boolean registered) {
     if (tickWasAlreadyStopped && registered) {
@@ -81,16 +84,30 @@ final class InvariantChecker {
 
   void checkIlbChoice(int kicker, int ilb) {
     if (ilb < 0 || ilb >= rqs.length || !online.test(ilb)) {
-      throw violation(ctx, "ILB CPU online", "the ILB selector chose CPU " + ilb
-          + ", which is not an online CPU (kicker CPU " + kicker + ")");
+      throw violation(
+          ctx,
+          "ILB CPU online",
+          "the ILB selector chose CPU "
+              + ilb
+              + ", which is not an online CPU (kicker CPU "
+              + kicker
+              + ")");
     }
     if (!ctx.state.isIdle(ilb)) {
-      throw violation(ctx, "ILB CPU idle", "the ILB selector chose CPU " + ilb
-          + ", which is not idle (kicker CPU " + kicker + ")");
+      throw violation(
+          ctx,
+          "ILB CPU idle",
+          "the ILB selector chose CPU " + ilb + ", which is not idle (kicker CPU " + kicker + ")");
     }
     if (!housekeeping.test(ilb)) {
-      throw violation(ctx, "ILB CPU housekeeping", "the ILB selector chose CPU " + ilb
-          + ", which is not a housekeeping CPU (nohz_full; kicker CPU " + kicker + ")");
+      throw violation(
+          ctx,
+          "ILB CPU housekeeping",
+          "the ILB selector chose CPU "
+              + ilb
+              + ", which is not a housekeeping CPU (nohz_full; kicker CPU "
+              + kicker
+              + ")");
     }
   }
 
@@ -101,8 +118,13 @@ final class InvariantChecker {
    * @param what the CPU or task and what was found
    */
   static InvariantViolation violation(EngineContext ctx, String name, String what) {
-    return new InvariantViolation(String.format(Locale.ROOT,
-        "invariant '%s' violated at %.6f s simulated: %s", name, ctx.now() / 1e9, what));
+    return new InvariantViolation(
+        String.format(
+            Locale.ROOT,
+            "invariant '%s' violated at %.6f s simulated: %s",
+            name,
+            ctx.now() / 1e9,
+            what));
   }
 
   /** Both idle masks of the state view equal the per-CPU predicates they index. */
@@ -116,15 +138,30 @@ final class InvariantChecker {
     for (int cpu = 0; cpu < rqs.length; cpu++) {
       boolean isIdle = state.isIdle(cpu);
       if (idle.test(cpu) != isIdle) {
-        throw violation(ctx, "idle mask",
-            "CPU " + cpu + ": idle mask says " + idle.test(cpu) + " but idle_cpu() is " + isIdle
-                + " (" + rqs[cpu] + ")");
+        throw violation(
+            ctx,
+            "idle mask",
+            "CPU "
+                + cpu
+                + ": idle mask says "
+                + idle.test(cpu)
+                + " but idle_cpu() is "
+                + isIdle
+                + " ("
+                + rqs[cpu]
+                + ")");
       }
       boolean fullyIdle = isIdle && state.isCoreIdle(cpu);
       if (idleCore.test(cpu) != fullyIdle) {
-        throw violation(ctx, "idle-core mask",
-            "CPU " + cpu + ": idle-core mask says " + idleCore.test(cpu)
-                + " but idle_cpu() && is_core_idle() is " + fullyIdle);
+        throw violation(
+            ctx,
+            "idle-core mask",
+            "CPU "
+                + cpu
+                + ": idle-core mask says "
+                + idleCore.test(cpu)
+                + " but idle_cpu() && is_core_idle() is "
+                + fullyIdle);
       }
     }
   }
@@ -141,12 +178,20 @@ final class InvariantChecker {
     CpuRunqueue rq = rqs[cpu];
     boolean inMask = ctx.nohzIdleMask.test(cpu);
     if (inMask != rq.nohzTickStopped) {
-      throw violation(ctx, "NOHZ mask is the stopped ticks",
-          "CPU " + cpu + ": nohz.idle_cpus_mask says " + inMask + " but rq->nohz_tick_stopped is "
+      throw violation(
+          ctx,
+          "NOHZ mask is the stopped ticks",
+          "CPU "
+              + cpu
+              + ": nohz.idle_cpus_mask says "
+              + inMask
+              + " but rq->nohz_tick_stopped is "
               + rq.nohzTickStopped);
     }
     if (inMask && ctx.domains.domains(cpu).isEmpty()) {
-      throw violation(ctx, "NOHZ mask holds CPUs with domains",
+      throw violation(
+          ctx,
+          "NOHZ mask holds CPUs with domains",
           "CPU " + cpu + " without domains is in nohz.idle_cpus_mask");
     }
     if (registersStoppedTick[cpu]
@@ -155,8 +200,12 @@ final class InvariantChecker {
         && rq.tickStopped
         && !ctx.domains.domains(cpu).isEmpty()
         && !inMask) {
-      throw violation(ctx, "stopped idle CPUs registered",
-          "CPU " + cpu + " is idle with its tick stopped but missing from nohz.idle_cpus_mask"
+      throw violation(
+          ctx,
+          "stopped idle CPUs registered",
+          "CPU "
+              + cpu
+              + " is idle with its tick stopped but missing from nohz.idle_cpus_mask"
               + " under a registration rule that registers such CPUs");
     }
   }
@@ -180,16 +229,26 @@ final class InvariantChecker {
         }
       }
       if (copies != 1) {
-        throw violation(ctx, "task on exactly one runqueue",
+        throw violation(
+            ctx,
+            "task on exactly one runqueue",
             task + " appears " + copies + " times on CPU " + task.cpu + "'s runqueue");
       }
       if (!task.allowed.test(task.cpu)) {
-        throw violation(ctx, "affinity respected",
+        throw violation(
+            ctx,
+            "affinity respected",
             "affinity violated: " + task + " allowed " + task.allowed.toCpuList());
       }
       if (task.state == TaskState.RUNNING && rq.curr != task) {
-        throw violation(ctx, "running task is current", task + " is RUNNING but CPU " + task.cpu
-            + " runs " + (rq.curr == null ? "idle" : rq.curr.toString()));
+        throw violation(
+            ctx,
+            "running task is current",
+            task
+                + " is RUNNING but CPU "
+                + task.cpu
+                + " runs "
+                + (rq.curr == null ? "idle" : rq.curr.toString()));
       }
     }
     long total = 0;
@@ -201,8 +260,8 @@ final class InvariantChecker {
       for (int i = 0; i < rq.nr; i++) {
         Task t = rq.tasks[i];
         if (t.cpu != cpu || !(t.state == TaskState.QUEUED || t.state == TaskState.RUNNING)) {
-          throw violation(ctx, "task on exactly one runqueue",
-              t + " is on CPU " + cpu + "'s runqueue");
+          throw violation(
+              ctx, "task on exactly one runqueue", t + " is on CPU " + cpu + "'s runqueue");
         }
         weight += t.weight;
         if (t.policy.isIdlePolicy()) {
@@ -210,9 +269,19 @@ final class InvariantChecker {
         }
       }
       if (weight != rq.loadWeight || idlePolicy != rq.nrIdlePolicy) {
-        throw violation(ctx, "runqueue counters",
-            "CPU " + cpu + " runqueue counters drifted: weight " + rq.loadWeight + " vs "
-                + weight + ", SCHED_IDLE " + rq.nrIdlePolicy + " vs " + idlePolicy);
+        throw violation(
+            ctx,
+            "runqueue counters",
+            "CPU "
+                + cpu
+                + " runqueue counters drifted: weight "
+                + rq.loadWeight
+                + " vs "
+                + weight
+                + ", SCHED_IDLE "
+                + rq.nrIdlePolicy
+                + " vs "
+                + idlePolicy);
       }
       if (rq.curr != null && rq.curr.cpu != cpu) {
         throw violation(ctx, "running task is current", "CPU " + cpu + " runs " + rq.curr);
@@ -224,13 +293,24 @@ final class InvariantChecker {
       }
     }
     if (total != queued || total != ctx.totalNrRunning) {
-      throw violation(ctx, "nr_running total",
-          "runqueues hold " + total + " tasks, " + queued + " tasks are runnable, total counter "
+      throw violation(
+          ctx,
+          "nr_running total",
+          "runqueues hold "
+              + total
+              + " tasks, "
+              + queued
+              + " tasks are runnable, total counter "
               + ctx.totalNrRunning);
     }
     if (idlePolicyTotal != ctx.queuedIdlePolicyTasks) {
-      throw violation(ctx, "SCHED_IDLE total", "queued SCHED_IDLE tasks counter "
-          + ctx.queuedIdlePolicyTasks + " but runqueues hold " + idlePolicyTotal);
+      throw violation(
+          ctx,
+          "SCHED_IDLE total",
+          "queued SCHED_IDLE tasks counter "
+              + ctx.queuedIdlePolicyTasks
+              + " but runqueues hold "
+              + idlePolicyTotal);
     }
     if (full) {
       checkNrBusy();
@@ -243,23 +323,35 @@ final class InvariantChecker {
     for (int node : ctx.topology.nodes()) {
       int expected = 0;
       CpuMask cpus = ctx.topology.nodeMask(node);
-      for (int cpu = cpus.firstAnd(online); cpu != CpuMask.NO_CPU;
+      for (int cpu = cpus.firstAnd(online);
+          cpu != CpuMask.NO_CPU;
           cpu = cpus.nextAnd(cpu, online)) {
         Task curr = rqs[cpu].curr;
         boolean memoryWork = curr != null && curr.currentWorkClass() == WorkClass.MEMORY;
         if (curr != null && memoryWork != curr.memoryCounted) {
-          throw violation(ctx, "memory-bound count", curr + (memoryWork ? " does" : " does not")
-              + " memory-bound work but is" + (curr.memoryCounted ? "" : " not")
-              + " counted as a running memory-bound task");
+          throw violation(
+              ctx,
+              "memory-bound count",
+              curr
+                  + (memoryWork ? " does" : " does not")
+                  + " memory-bound work but is"
+                  + (curr.memoryCounted ? "" : " not")
+                  + " counted as a running memory-bound task");
         }
         if (memoryWork) {
           expected++;
         }
       }
       if (progress.memoryBoundRunning(node) != expected) {
-        throw violation(ctx, "memory-bound count", "node " + node + " counts "
-            + progress.memoryBoundRunning(node) + " running memory-bound tasks, expected "
-            + expected);
+        throw violation(
+            ctx,
+            "memory-bound count",
+            "node "
+                + node
+                + " counts "
+                + progress.memoryBoundRunning(node)
+                + " running memory-bound tasks, expected "
+                + expected);
       }
     }
   }
@@ -274,9 +366,16 @@ final class InvariantChecker {
     }
     for (int llc = 0; llc < expected.length; llc++) {
       if (ctx.domains.llcCount() > llc && expected[llc] != llcShared.nrBusyCpus(llc)) {
-        throw violation(ctx, "nr_busy_cpus",
-            "LLC " + llc + " nr_busy_cpus is " + llcShared.nrBusyCpus(llc) + ", expected "
-                + expected[llc] + " from nohz.idle_cpus_mask");
+        throw violation(
+            ctx,
+            "nr_busy_cpus",
+            "LLC "
+                + llc
+                + " nr_busy_cpus is "
+                + llcShared.nrBusyCpus(llc)
+                + ", expected "
+                + expected[llc]
+                + " from nohz.idle_cpus_mask");
       }
     }
   }

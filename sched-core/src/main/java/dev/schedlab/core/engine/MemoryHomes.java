@@ -6,21 +6,23 @@ import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.Counter;
 
 /**
- * Running memory-bound tasks grouped by the NUMA node that holds their memory (their home node,
- * set at first run): per node, how many run now and on which CPUs. A task moved to another node
- * keeps loading its home node's memory controllers, so the performance model charges it there.
- * Indexes are the scheduler's dense node indexes. Allocation-free after construction, except
- * that the two run-time counters are registered on the first memory-bound run.
+ * Running memory-bound tasks grouped by the NUMA node that holds their memory (their home node, set
+ * at first run): per node, how many run now and on which CPUs. A task moved to another node keeps
+ * loading its home node's memory controllers, so the performance model charges it there. Indexes
+ * are the scheduler's dense node indexes. Allocation-free after construction, except that the two
+ * run-time counters are registered on the first memory-bound run.
  *
  * <p>Counters (in the run's counters, as {@code engine.memory_home_us} and {@code
- * engine.memory_remote_us}): CPU time, µs, that memory-bound tasks ran on their home node and
- * away from it.
+ * engine.memory_remote_us}): CPU time, µs, that memory-bound tasks ran on their home node and away
+ * from it.
  */
 final class MemoryHomes {
 
   private final int[] running;
+
   /** Running homed tasks by [home index][running node index]. */
   private final int[][] runningOn;
+
   private final MutableCpuMask[] cpus;
   private final long[] startNs;
   private final CounterRegistry registry;
@@ -70,8 +72,8 @@ final class MemoryHomes {
   }
 
   /**
-   * At the end of the run: counts the time of the runs still open up to {@code nowNs} (the
-   * running tasks stay counted as running).
+   * At the end of the run: counts the time of the runs still open up to {@code nowNs} (the running
+   * tasks stay counted as running).
    */
   void flush(long nowNs, int[] nodeIndexOfCpu) {
     for (int home = 0; home < cpus.length; home++) {
@@ -95,7 +97,9 @@ final class MemoryHomes {
     return running[home];
   }
 
-  /** How many memory-bound tasks homed on node index {@code home} run on node index {@code node}. */
+  /**
+   * How many memory-bound tasks homed on node index {@code home} run on node index {@code node}.
+   */
   int running(int home, int node) {
     return runningOn[home][node];
   }

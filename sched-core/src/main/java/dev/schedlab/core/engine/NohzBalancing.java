@@ -33,13 +33,13 @@ import org.eclipse.collections.api.block.procedure.primitive.IntProcedure;
  * every {@code sched_balance_domains()} it ran; while it lasts, the ILB's hardware thread is busy.
  * The pass's decisions are all taken at its start. A task that becomes runnable on the ILB during
  * the pass (a wakeup or a pull onto it, which reschedules it) ends the pass early, as the kernel's
- * loop does when it finds the ILB no longer idle with a reschedule pending: the ILB is busy for
- * one mean CPU visit more, sets {@code nohz.has_blocked_load} (STATS) and {@code
- * nohz.needs_update} (NEXT) again so the next ILB completes the work, and then runs the task. The
- * CPUs after the abort point have in the model been balanced already, where the kernel leaves them
- * to the next ILB; passes that move nothing are unaffected by that difference. Counter {@code
- * engine.ilb_aborts}. The STATS-only pass a CPU runs for itself from {@code
- * nohz_run_idle_balance()} is short and not aborted.
+ * loop does when it finds the ILB no longer idle with a reschedule pending: the ILB is busy for one
+ * mean CPU visit more, sets {@code nohz.has_blocked_load} (STATS) and {@code nohz.needs_update}
+ * (NEXT) again so the next ILB completes the work, and then runs the task. The CPUs after the abort
+ * point have in the model been balanced already, where the kernel leaves them to the next ILB;
+ * passes that move nothing are unaffected by that difference. Counter {@code engine.ilb_aborts}.
+ * The STATS-only pass a CPU runs for itself from {@code nohz_run_idle_balance()} is short and not
+ * aborted.
  */
 final class NohzBalancing {
 
@@ -58,6 +58,7 @@ final class NohzBalancing {
   private final PeltUpdates pelt;
   private final CpuidleExit cpuidle;
   private final WakeupPolicyChain chain;
+
   /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
 
@@ -69,15 +70,19 @@ final class NohzBalancing {
 
   /** {@code nohz.has_blocked_load}. */
   boolean hasBlockedLoad;
+
   /** {@code nohz.needs_update}. */
   boolean needsUpdate;
+
   /** {@code nohz.next_balance}, jiffies. */
   long nextBalance;
+
   /** {@code nohz.next_blocked}, jiffies. */
   long nextBlocked;
 
   private final BalanceCost passCost = new BalanceCost();
   private final BalanceCost cpuCost = new BalanceCost();
+
   /** {@code engine.ilb_aborts}, registered at the first abort. */
   private Counter ilbAborts;
 
@@ -92,9 +97,15 @@ final class NohzBalancing {
   private int passBlockedUpdates;
 
   NohzBalancing(
-      EngineContext ctx, LoadBalancer balancer, IlbSelector ilbSelector, SdLlcShared llcShared,
-      BalancingTime balancingTime, PeltUpdates pelt, CpuidleExit cpuidle,
-      WakeupPolicyChain chain, InvariantChecker invariants) {
+      EngineContext ctx,
+      LoadBalancer balancer,
+      IlbSelector ilbSelector,
+      SdLlcShared llcShared,
+      BalancingTime balancingTime,
+      PeltUpdates pelt,
+      CpuidleExit cpuidle,
+      WakeupPolicyChain chain,
+      InvariantChecker invariants) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
     this.domains = ctx.domains;
@@ -117,7 +128,6 @@ final class NohzBalancing {
   private long jiffies() {
     return ctx.jiffies();
   }
-
 
   // ---------------------------------------------------------------------------------------
   // Registration
@@ -159,9 +169,9 @@ final class NohzBalancing {
   // The kick
 
   /**
-   * Models {@code nohz_balancer_kick(rq)}, called from every tick of a CPU with domains: a busy
-   * CPU leaves the idle mask, then decides whether idle CPUs need balancing or a blocked-load
-   * update, and kicks an idle load balancer.
+   * Models {@code nohz_balancer_kick(rq)}, called from every tick of a CPU with domains: a busy CPU
+   * leaves the idle mask, then decides whether idle CPUs need balancing or a blocked-load update,
+   * and kicks an idle load balancer.
    */
   void balancerKick(CpuRunqueue rq, boolean idleBalance) {
     if (idleBalance) {
@@ -254,10 +264,10 @@ final class NohzBalancing {
   }
 
   /**
-   * Models {@code nohz_csd_func()} on the ILB and the SCHED_SOFTIRQ it raises: the flags are
-   * taken; if the CPU is still idle it runs {@code _nohz_idle_balance()} (after any balancing
-   * already occupying it), otherwise the kick is dropped. Runs in {@code cpu}'s context; the
-   * caller runs the reschedule it may leave pending.
+   * Models {@code nohz_csd_func()} on the ILB and the SCHED_SOFTIRQ it raises: the flags are taken;
+   * if the CPU is still idle it runs {@code _nohz_idle_balance()} (after any balancing already
+   * occupying it), otherwise the kick is dropped. Runs in {@code cpu}'s context; the caller runs
+   * the reschedule it may leave pending.
    */
   void onKickIpi(int cpu) {
     CpuRunqueue rq = rqs[cpu];
@@ -326,11 +336,11 @@ final class NohzBalancing {
   }
 
   /**
-   * Models {@code _nohz_idle_balance(this_rq, flags)}: visits every CPU of the idle mask,
-   * wrapping from {@code this_cpu + 1} so the ILB itself comes last, updating blocked load
-   * (STATS) and running {@code sched_balance_domains(CPU_IDLE)} on behalf of each CPU whose
-   * balance is due (BALANCE); then refreshes {@code nohz.next_balance} and {@code
-   * nohz.next_blocked}. Returns the pass's cost in ns.
+   * Models {@code _nohz_idle_balance(this_rq, flags)}: visits every CPU of the idle mask, wrapping
+   * from {@code this_cpu + 1} so the ILB itself comes last, updating blocked load (STATS) and
+   * running {@code sched_balance_domains(CPU_IDLE)} on behalf of each CPU whose balance is due
+   * (BALANCE); then refreshes {@code nohz.next_balance} and {@code nohz.next_blocked}. Returns the
+   * pass's cost in ns.
    */
   long nohzIdleBalance(CpuRunqueue ilbRq, int flags) {
     long jiffies = jiffies();
@@ -380,8 +390,7 @@ final class NohzBalancing {
         passBlockedUpdates++;
       }
     }
-    if (passJiffies >= balancer.nextBalance(cpu)
-        && (passFlags & NOHZ_BALANCE_KICK) != 0) {
+    if (passJiffies >= balancer.nextBalance(cpu) && (passFlags & NOHZ_BALANCE_KICK) != 0) {
       // _nohz_idle_balance() takes the CPU's rq lock for update_rq_clock() before balancing on
       // its behalf: a hold of about one CPU visit's cost.
       stats.rqLockHold.recordNs(ctx.options.ilbPerCpuVisitedNs());
@@ -414,8 +423,8 @@ final class NohzBalancing {
   // Newidle-triggered blocked-load updates
 
   /**
-   * Models {@code nohz_newidle_balance(rq)} at the end of a newidle pass that pulled nothing:
-   * asks the idle loop for a local blocked-load update when the CPU expects a long idle.
+   * Models {@code nohz_newidle_balance(rq)} at the end of a newidle pass that pulled nothing: asks
+   * the idle loop for a local blocked-load update when the CPU expects a long idle.
    */
   void newidleBalanceKickCheck(CpuRunqueue rq) {
     if (rq.avgIdle < ctx.balancerOptions.migrationCostNs()) {
@@ -428,8 +437,8 @@ final class NohzBalancing {
   }
 
   /**
-   * Models {@code nohz_run_idle_balance(cpu)} at the top of {@code do_idle()}: when NEWILB was
-   * the only flag, runs {@code _nohz_idle_balance(STATS)} locally, without an IPI.
+   * Models {@code nohz_run_idle_balance(cpu)} at the top of {@code do_idle()}: when NEWILB was the
+   * only flag, runs {@code _nohz_idle_balance(STATS)} locally, without an IPI.
    */
   void runIdleBalanceIfOnlyNewIlb(CpuRunqueue rq) {
     int flags = rq.nohzFlags;

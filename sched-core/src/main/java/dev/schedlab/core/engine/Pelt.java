@@ -1,9 +1,9 @@
 package dev.schedlab.core.engine;
 
 /**
- * PELT arithmetic: the decay of a geometric series with {@code y^32 = 1/2} over 1024 µs periods,
- * as {@code decay_load()} and {@code __accumulate_pelt_segments()} in kernel/sched/pelt.c compute
- * it, with the same integer truncations so values match the kernel's.
+ * PELT arithmetic: the decay of a geometric series with {@code y^32 = 1/2} over 1024 µs periods, as
+ * {@code decay_load()} and {@code __accumulate_pelt_segments()} in kernel/sched/pelt.c compute it,
+ * with the same integer truncations so values match the kernel's.
  */
 final class Pelt {
 
@@ -56,9 +56,9 @@ final class Pelt {
   }
 
   /**
-   * Equivalent of {@code __accumulate_pelt_segments(periods, d1, d3)}: the contribution of a
-   * span that ends {@code d3} µs into the current period, began {@code d1} µs before the end of
-   * the oldest period, and crosses {@code periods} boundaries.
+   * Equivalent of {@code __accumulate_pelt_segments(periods, d1, d3)}: the contribution of a span
+   * that ends {@code d3} µs into the current period, began {@code d1} µs before the end of the
+   * oldest period, and crosses {@code periods} boundaries.
    */
   static long accumulateSegments(long periods, long d1, long d3) {
     long c1 = decayLoad(d1, periods);

@@ -2,9 +2,9 @@ package dev.schedlab.core.engine;
 
 /**
  * One {@code struct sched_avg}: the PELT sums and averages of a task entity or a cfs_rq. Updates
- * follow {@code ___update_load_sum()}, {@code accumulate_sum()} and {@code
- * ___update_load_avg()} in kernel/sched/pelt.c. Time is simulated ns; the kernel's
- * {@code clock_pelt} scaling by capacity and frequency is not modelled (the engine states this).
+ * follow {@code ___update_load_sum()}, {@code accumulate_sum()} and {@code ___update_load_avg()} in
+ * kernel/sched/pelt.c. Time is simulated ns; the kernel's {@code clock_pelt} scaling by capacity
+ * and frequency is not modelled (the engine states this).
  */
 final class PeltAverage {
 
@@ -19,8 +19,8 @@ final class PeltAverage {
 
   /**
    * Equivalent of {@code ___update_load_sum(now, sa, load, runnable, running)}: accumulates the
-   * time since the last update with the given state. Returns whether a period boundary was
-   * crossed (then the averages must be recomputed).
+   * time since the last update with the given state. Returns whether a period boundary was crossed
+   * (then the averages must be recomputed).
    */
   boolean updateSum(long now, long load, long runnable, boolean running) {
     long delta = now - lastUpdateTime;
@@ -95,9 +95,8 @@ final class PeltAverage {
 
   /**
    * Equivalent of {@code dequeue_load_avg()} plus the util and runnable parts of {@code
-   * detach_entity_load_avg()}: removes an entity's averages, clamping at zero and keeping each
-   * sum at least its average times {@code PELT_MIN_DIVIDER}, as the kernel does against
-   * rounding drift.
+   * detach_entity_load_avg()}: removes an entity's averages, clamping at zero and keeping each sum
+   * at least its average times {@code PELT_MIN_DIVIDER}, as the kernel does against rounding drift.
    */
   void subtract(PeltAverage se, long seWeight) {
     loadAvg = Math.max(0, loadAvg - se.loadAvg);
@@ -105,13 +104,12 @@ final class PeltAverage {
     utilAvg = Math.max(0, utilAvg - se.utilAvg);
     utilSum = Math.max(utilSum - se.utilSum, utilAvg * Pelt.PELT_MIN_DIVIDER);
     runnableAvg = Math.max(0, runnableAvg - se.runnableAvg);
-    runnableSum =
-        Math.max(runnableSum - se.runnableSum, runnableAvg * Pelt.PELT_MIN_DIVIDER);
+    runnableSum = Math.max(runnableSum - se.runnableSum, runnableAvg * Pelt.PELT_MIN_DIVIDER);
   }
 
   /**
-   * The entity side of {@code attach_entity_load_avg()}: aligns the entity with the cfs_rq's
-   * period and rebuilds its sums from its averages against the cfs_rq's divider.
+   * The entity side of {@code attach_entity_load_avg()}: aligns the entity with the cfs_rq's period
+   * and rebuilds its sums from its averages against the cfs_rq's divider.
    */
   void alignTo(PeltAverage cfsRq, long seWeight) {
     lastUpdateTime = cfsRq.lastUpdateTime;

@@ -38,14 +38,20 @@ final class PeltUpdates {
     if (rq.removedLoad != 0 || rq.removedUtil != 0 || rq.removedRunnable != 0) {
       long divider = sa.divider();
       sa.loadAvg = Math.max(0, sa.loadAvg - rq.removedLoad);
-      sa.loadSum = Math.max(Math.max(0, sa.loadSum - rq.removedLoad * divider),
-          sa.loadAvg * Pelt.PELT_MIN_DIVIDER);
+      sa.loadSum =
+          Math.max(
+              Math.max(0, sa.loadSum - rq.removedLoad * divider),
+              sa.loadAvg * Pelt.PELT_MIN_DIVIDER);
       sa.utilAvg = Math.max(0, sa.utilAvg - rq.removedUtil);
-      sa.utilSum = Math.max(Math.max(0, sa.utilSum - rq.removedUtil * divider),
-          sa.utilAvg * Pelt.PELT_MIN_DIVIDER);
+      sa.utilSum =
+          Math.max(
+              Math.max(0, sa.utilSum - rq.removedUtil * divider),
+              sa.utilAvg * Pelt.PELT_MIN_DIVIDER);
       sa.runnableAvg = Math.max(0, sa.runnableAvg - rq.removedRunnable);
-      sa.runnableSum = Math.max(Math.max(0, sa.runnableSum - rq.removedRunnable * divider),
-          sa.runnableAvg * Pelt.PELT_MIN_DIVIDER);
+      sa.runnableSum =
+          Math.max(
+              Math.max(0, sa.runnableSum - rq.removedRunnable * divider),
+              sa.runnableAvg * Pelt.PELT_MIN_DIVIDER);
       rq.removedLoad = 0;
       rq.removedUtil = 0;
       rq.removedRunnable = 0;
@@ -58,8 +64,8 @@ final class PeltUpdates {
 
   /**
    * Equivalent of {@code sched_balance_update_blocked_averages(cpu)} for one root cfs_rq. The
-   * kernel runs it under {@code rq_lock_irqsave()} of that CPU's runqueue: the hold is recorded
-   * as the update's cost ({@code -E blocked_load_update_cost}).
+   * kernel runs it under {@code rq_lock_irqsave()} of that CPU's runqueue: the hold is recorded as
+   * the update's cost ({@code -E blocked_load_update_cost}).
    */
   void updateBlockedAverages(int cpu) {
     ctx.stats.rqLockHold.recordNs(ctx.options.blockedLoadUpdateNs());
@@ -118,8 +124,8 @@ final class PeltUpdates {
   }
 
   /**
-   * {@code task_h_load(p)} in the root cgroup: the task's {@code load_avg} scaled by {@code
-   * h_load / (cfs_rq load_avg + 1)}, where the root's {@code h_load} is its {@code load_avg}.
+   * {@code task_h_load(p)} in the root cgroup: the task's {@code load_avg} scaled by {@code h_load
+   * / (cfs_rq load_avg + 1)}, where the root's {@code h_load} is its {@code load_avg}.
    */
   long taskHLoad(Task task) {
     long cfsLoad = rqs[task.cpu].cfs.loadAvg;

@@ -5,8 +5,8 @@ import dev.schedlab.spi.PluginProvider;
 import java.util.Objects;
 
 /**
- * A provider chosen for a run together with its resolved parameters; the engine creates the
- * product with a context of its own when the simulation starts.
+ * A provider chosen for a run together with its resolved parameters; the engine creates the product
+ * with a context of its own when the simulation starts.
  *
  * @param provider the plugin's provider
  * @param parameters its resolved parameters

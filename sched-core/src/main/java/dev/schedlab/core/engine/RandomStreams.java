@@ -6,9 +6,9 @@ import java.util.SplittableRandom;
  * Every random stream of a run, derived from one master seed with {@link SplittableRandom#split()}
  * in a fixed order: the workload's, the engine's tie-breaks, one {@code sched_rng()} per CPU, and
  * one per plugin in binding order, the initial balance phases ({@link #balanceStamps()}) and the
- * machine's background ({@link #background()}).
- * Plugins draw from a separate root so that adding a plugin does not change the CPU or workload
- * streams; the balance-phase stream is split last so that adding it changed none of the others.
+ * machine's background ({@link #background()}). Plugins draw from a separate root so that adding a
+ * plugin does not change the CPU or workload streams; the balance-phase stream is split last so
+ * that adding it changed none of the others.
  */
 final class RandomStreams {
 

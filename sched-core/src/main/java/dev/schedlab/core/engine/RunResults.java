@@ -42,8 +42,7 @@ final class RunResults {
     CpuMask online = topology.onlineMask();
     for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
       CpuRunqueue rq = ctx.rqs[cpu];
-      times.add(
-          new CpuTime(cpu, rq.taskNs - rq.stolenNs, rq.overheadNs + rq.stolenNs, rq.idleNs));
+      times.add(new CpuTime(cpu, rq.taskNs - rq.stolenNs, rq.overheadNs + rq.stolenNs, rq.idleNs));
     }
     WorkloadResult workloadResult = engine.workload.result(simulated);
     return new SimulationResult(
@@ -80,8 +79,7 @@ final class RunResults {
         stats.smtNoContention,
         stats.ilbDuration,
         stats.newidleDuration,
-        Log2Histogram.ofBuckets(lb.lockHoldHistogram(), lb.lockHoldSumNs())
-            .plus(stats.rqLockHold),
+        Log2Histogram.ofBuckets(lb.lockHoldHistogram(), lb.lockHoldSumNs()).plus(stats.rqLockHold),
         migrations,
         stats.wakeupMigrations,
         LatencySummary.of(stats.wakeupLatency),
@@ -107,8 +105,14 @@ final class RunResults {
       CpuRunqueue rq = ctx.rqs[cpu];
       CpuSchedstat counters =
           new CpuSchedstat(
-              0, rq.schedCount, rq.schedGoidle, rq.ttwuCount, rq.ttwuLocal, rq.rqCpuTimeNs,
-              rq.runDelayNs, rq.pcount);
+              0,
+              rq.schedCount,
+              rq.schedGoidle,
+              rq.ttwuCount,
+              rq.ttwuLocal,
+              rq.rqCpuTimeNs,
+              rq.runDelayNs,
+              rq.pcount);
       List<DomainSchedstat> lines = new ArrayList<>();
       for (SchedDomain sd : ctx.domains.domains(cpu)) {
         int level = sd.level();
@@ -126,8 +130,13 @@ final class RunResults {
         }
         lines.add(
             new DomainSchedstat(
-                level, sd.name(), sd.span().toHex(), fields, alb,
-                stats.ttwuWakeRemoteAt(cpu, level), stats.ttwuMoveAffineAt(cpu, level)));
+                level,
+                sd.name(),
+                sd.span().toHex(),
+                fields,
+                alb,
+                stats.ttwuWakeRemoteAt(cpu, level),
+                stats.ttwuMoveAffineAt(cpu, level)));
       }
       entries.add(new Schedstat.CpuEntry(cpu, counters, lines));
     }

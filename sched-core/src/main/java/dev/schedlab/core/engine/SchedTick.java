@@ -10,11 +10,11 @@ import dev.schedlab.spi.view.IdleType;
 /**
  * The scheduler tick, {@code sched_tick()} (formerly {@code scheduler_tick()}) on every CPU whose
  * tick runs: one event per jiffy walks them (the kernel's default {@code skew_tick=0}: all CPUs
- * tick together), or with {@link EngineOptions#skewTick()} one reused event walks that jiffy's
- * CPUs at their {@code tick_setup_sched_timer()} offsets. Each tick charges the running task and
- * its PELT, ends its slice, runs {@code sched_balance_trigger()} with {@code
- * nohz_balancer_kick()} and the SCHED_SOFTIRQ it raises, and stops the tick of a busy nohz_full
- * CPU running one task. Also refreshes SIS_UTIL's scan depth and runs the invariant sweep.
+ * tick together), or with {@link EngineOptions#skewTick()} one reused event walks that jiffy's CPUs
+ * at their {@code tick_setup_sched_timer()} offsets. Each tick charges the running task and its
+ * PELT, ends its slice, runs {@code sched_balance_trigger()} with {@code nohz_balancer_kick()} and
+ * the SCHED_SOFTIRQ it raises, and stops the tick of a busy nohz_full CPU running one task. Also
+ * refreshes SIS_UTIL's scan depth and runs the invariant sweep.
  */
 final class SchedTick {
 
@@ -30,23 +30,37 @@ final class SchedTick {
   private final IdleLoop idleLoop;
   private final CoreSchedule core;
   private final WakeupPolicyChain chain;
+
   /** Cheap checks always; the expensive ones only with {@code check_invariants}. */
   private final InvariantChecker invariants;
+
   private final boolean retainShortIdleTick;
+
   /** Whether each CPU has sched domains ({@code !on_null_domain()}). */
   private final boolean[] hasDomains;
+
   private final MutableCpuMask tickSnapshot;
+
   /** {@code (TICK_NSEC / 2) / num_possible_cpus()} with {@code skew_tick=1}, else 0. */
   private final long skewTickStepNs;
+
   private final Event.SkewedTick skewedTick = new Event.SkewedTick();
   private final BalanceCost cost = new BalanceCost();
   private int skewNextCpu;
   private long nextSisUpdateJiffy;
 
   SchedTick(
-      EngineContext ctx, TickSched tick, FairClass fair, PeltUpdates pelt, NohzBalancing nohz,
-      LoadBalancer balancer, BalancingTime balancingTime, SdLlcShared llcShared,
-      IdleLoop idleLoop, CoreSchedule core, WakeupPolicyChain chain,
+      EngineContext ctx,
+      TickSched tick,
+      FairClass fair,
+      PeltUpdates pelt,
+      NohzBalancing nohz,
+      LoadBalancer balancer,
+      BalancingTime balancingTime,
+      SdLlcShared llcShared,
+      IdleLoop idleLoop,
+      CoreSchedule core,
+      WakeupPolicyChain chain,
       InvariantChecker invariants) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
@@ -107,11 +121,11 @@ final class SchedTick {
   }
 
   /**
-   * {@code skew_tick=1} ({@code tick_setup_sched_timer()}): CPU {@code cpu}'s tick fires {@code
-   * cpu × skewTickStepNs} after the jiffy boundary. The ticks of one jiffy run as a chain: the
-   * first CPU from {@code fromCpu} whose tick is running fires now if its offset has come, else
-   * one reused event is scheduled at its offset; a CPU whose tick restarts after its offset in
-   * this jiffy waits for the next one, as its hrtimer is forwarded to its next expiry.
+   * {@code skew_tick=1} ({@code tick_setup_sched_timer()}): CPU {@code cpu}'s tick fires {@code cpu
+   * × skewTickStepNs} after the jiffy boundary. The ticks of one jiffy run as a chain: the first
+   * CPU from {@code fromCpu} whose tick is running fires now if its offset has come, else one
+   * reused event is scheduled at its offset; a CPU whose tick restarts after its offset in this
+   * jiffy waits for the next one, as its hrtimer is forwarded to its next expiry.
    */
   private void skewedTickFrom(int fromCpu) {
     long boundary = ctx.tickTime(ctx.jiffies());
@@ -137,8 +151,8 @@ final class SchedTick {
 
   /**
    * Models {@code sched_tick()} on one CPU: accounting and PELT of the running task, the slice
-   * ({@code update_deadline()}), {@code sched_balance_trigger()} with {@code
-   * nohz_balancer_kick()}, the SCHED_SOFTIRQ it raises, and the nohz_full tick stop.
+   * ({@code update_deadline()}), {@code sched_balance_trigger()} with {@code nohz_balancer_kick()},
+   * the SCHED_SOFTIRQ it raises, and the nohz_full tick stop.
    */
   private void schedTick(CpuRunqueue rq) {
     int cpu = rq.cpu;
@@ -182,8 +196,8 @@ final class SchedTick {
   /**
    * A timer expiry on a tickless idle CPU ({@link BackgroundIrqs}): {@code tick_nohz_handler()}
    * runs {@code sched_tick()} there, whose {@code sched_balance_trigger()} raises SCHED_SOFTIRQ
-   * when {@code rq->next_balance} is due; {@code nohz_balancer_kick()} returns at once for an
-   * idle CPU and the tick stays stopped.
+   * when {@code rq->next_balance} is due; {@code nohz_balancer_kick()} returns at once for an idle
+   * CPU and the tick stays stopped.
    */
   void timerExpiryOnIdle(CpuRunqueue rq) {
     int cpu = rq.cpu;

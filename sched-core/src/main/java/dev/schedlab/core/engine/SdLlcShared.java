@@ -6,11 +6,11 @@ import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 
 /**
- * The {@code struct sched_domain_shared} of each LLC: {@code nr_busy_cpus}, which NOHZ
- * registration keeps ({@code set_cpu_sd_state_idle()}, {@code set_cpu_sd_state_busy()}) and the
- * busy tick's kick decision reads, and what wakeup placement reads: {@code has_idle_cores}
- * ({@code test_idle_cores()}, {@code set_idle_cores()}) and SIS_UTIL's {@code nr_idle_scan},
- * which {@link #updateIdleCpuScan} refreshes as {@code update_idle_cpu_scan()} does.
+ * The {@code struct sched_domain_shared} of each LLC: {@code nr_busy_cpus}, which NOHZ registration
+ * keeps ({@code set_cpu_sd_state_idle()}, {@code set_cpu_sd_state_busy()}) and the busy tick's kick
+ * decision reads, and what wakeup placement reads: {@code has_idle_cores} ({@code
+ * test_idle_cores()}, {@code set_idle_cores()}) and SIS_UTIL's {@code nr_idle_scan}, which {@link
+ * #updateIdleCpuScan} refreshes as {@code update_idle_cpu_scan()} does.
  *
  * <p>Simplification: the kernel refreshes {@code nr_idle_scan} from within the LLC domain's
  * periodic balance; the engine does it every {@link #idleScanPeriodJiffies()} from the tick.
@@ -20,14 +20,19 @@ final class SdLlcShared {
   private final SchedDomains domains;
   private final CpuStateView state;
   private final boolean sisUtil;
+
   /** {@code sd_llc_shared->has_idle_cores}, per LLC id. */
   private final boolean[] hasIdleCores;
+
   /** {@code sd_llc_shared->nr_idle_scan}, per LLC id. */
   private final int[] nrIdleScan;
+
   private final int[] llcFirstCpu;
   private final long idleScanPeriodJiffies;
+
   /** {@code sd_llc_shared->nr_busy_cpus}, per {@link SchedDomains#llcId}. */
   private final int[] nrBusyCpus;
+
   /** {@code sd->nohz_idle} of each CPU's LLC domain. */
   private final boolean[] llcNohzIdle;
 
@@ -126,9 +131,9 @@ final class SdLlcShared {
   }
 
   /**
-   * Equivalent of {@code update_idle_cpu_scan()} for every LLC: {@code y = 1024 - min(1024,
-   * x^2 * pct^2 / (10000 * 1024))} with {@code x} the mean {@code cpu_util_cfs()} over the LLC,
-   * then {@code nr_idle_scan = y * llc_weight / 1024}.
+   * Equivalent of {@code update_idle_cpu_scan()} for every LLC: {@code y = 1024 - min(1024, x^2 *
+   * pct^2 / (10000 * 1024))} with {@code x} the mean {@code cpu_util_cfs()} over the LLC, then
+   * {@code nr_idle_scan = y * llc_weight / 1024}.
    */
   void updateIdleCpuScan() {
     if (!sisUtil) {

@@ -16,17 +16,17 @@ import java.util.TreeMap;
  * where the task fits, else the idle CPU of largest capacity, else -1. With {@link
  * dev.schedlab.core.balance.BalancerOptions#mainlineDeltas()} the SMT-aware form merged for 7.2
  * ("Prefer fully-idle SMT cores in asym-capacity idle selection", "Add SIS_UTIL support to
- * select_idle_capacity()"; kernel-facts §5.4): while the domain may have an idle core, a CPU
- * counts as preferred only if its whole core is idle; a fitting preferred CPU is returned at
- * once, and every preferred CPU outranks every CPU with a busy sibling ({@code
- * ASYM_IDLE_CORE_BIAS}); without an idle core the scan is cut at {@code nr_idle_scan}, and a scan
- * that found no idle core clears {@code has_idle_cores}. The kernel keeps those two in a {@code
- * sched_domain_shared} attached to {@code sd_asym_cpucapacity}; the model uses the LLC's, which is
- * the same object where the asymmetric domain is the LLC domain (Vera's MC, hybrid parts with one
- * LLC) and an approximation elsewhere.
+ * select_idle_capacity()"; kernel-facts §5.4): while the domain may have an idle core, a CPU counts
+ * as preferred only if its whole core is idle; a fitting preferred CPU is returned at once, and
+ * every preferred CPU outranks every CPU with a busy sibling ({@code ASYM_IDLE_CORE_BIAS}); without
+ * an idle core the scan is cut at {@code nr_idle_scan}, and a scan that found no idle core clears
+ * {@code has_idle_cores}. The kernel keeps those two in a {@code sched_domain_shared} attached to
+ * {@code sd_asym_cpucapacity}; the model uses the LLC's, which is the same object where the
+ * asymmetric domain is the LLC domain (Vera's MC, hybrid parts with one LLC) and an approximation
+ * elsewhere.
  *
- * <p>When no scan budget applies and no runqueue holds only SCHED_IDLE tasks, only idle CPUs can
- * be chosen, and {@link #byMasks} finds the walk's CPU a word at a time.
+ * <p>When no scan budget applies and no runqueue holds only SCHED_IDLE tasks, only idle CPUs can be
+ * chosen, and {@link #byMasks} finds the walk's CPU a word at a time.
  */
 final class SelectIdleCapacity {
 
@@ -45,13 +45,18 @@ final class SelectIdleCapacity {
   private final boolean smtActive;
   private final boolean mainline;
   private final boolean sisUtil;
+
   /** {@code select_rq_mask}. */
   private final MutableCpuMask selectMask;
+
   /** Scratch for {@link #byMasks}. */
   private final MutableCpuMask preferredMask;
+
   private final MutableCpuMask scanMask;
+
   /** Distinct CPU capacities, largest first; {@code capacityAtLeast[k]}: CPUs of the first k+1. */
   private final long[] capacityClass;
+
   private final ImmutableCpuMask[] capacityClassCpus;
   private final ImmutableCpuMask[] capacityAtLeast;
 
@@ -71,7 +76,8 @@ final class SelectIdleCapacity {
     TreeMap<Long, MutableCpuMask> classes = new TreeMap<>(Comparator.reverseOrder());
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       if (topology.isPossible(cpu)) {
-        classes.computeIfAbsent((long) topology.capacity(cpu), c -> CpuMasks.mutable(nrCpuIds))
+        classes
+            .computeIfAbsent((long) topology.capacity(cpu), c -> CpuMasks.mutable(nrCpuIds))
             .set(cpu);
       }
     }
@@ -113,8 +119,8 @@ final class SelectIdleCapacity {
   }
 
   /**
-   * The kernel's CPU-by-CPU walk over {@code cpus} (the domain's span and the task's affinity)
-   * from {@code target}, at most {@code nr - 1} CPUs while no idle core is hinted.
+   * The kernel's CPU-by-CPU walk over {@code cpus} (the domain's span and the task's affinity) from
+   * {@code target}, at most {@code nr - 1} CPUs while no idle core is hinted.
    */
   int walk(Task p, CpuMask cpus, int target, long taskUtil, boolean hasIdleCore, int nr) {
     int best = -1;
@@ -134,15 +140,17 @@ final class SelectIdleCapacity {
       if (chain.chooseIdleCpu(cpu, p)) {
         // An idle CPU's bit in the idle-core mask is is_core_idle(); a SCHED_IDLE-only runqueue
         // that counts as idle is not idle itself, so ask about its siblings.
-        boolean preferred = !hasIdleCore
-            || (state.isAvailableIdle(cpu) ? idleCores.test(cpu) : state.isCoreIdle(cpu));
+        boolean preferred =
+            !hasIdleCore
+                || (state.isAvailableIdle(cpu) ? idleCores.test(cpu) : state.isCoreIdle(cpu));
         long capacity = state.capacityOf(cpu);
         boolean fits = taskUtil * 1280 < capacity * 1024;
         if (fits && preferred) {
           return cpu;
         }
-        int rank = (fits ? ASYM_IDLE_THREAD_FITS : ASYM_IDLE_THREAD_MISFIT)
-            + (preferred ? ASYM_IDLE_CORE_BIAS : 0);
+        int rank =
+            (fits ? ASYM_IDLE_THREAD_FITS : ASYM_IDLE_THREAD_MISFIT)
+                + (preferred ? ASYM_IDLE_CORE_BIAS : 0);
         if (rank < bestFits || (rank == bestFits && capacity > bestCapacity)) {
           bestCapacity = capacity;
           best = cpu;
@@ -163,10 +171,10 @@ final class SelectIdleCapacity {
   }
 
   /**
-   * {@link #walk} computed a word at a time, for candidates {@code cpus} that are all idle CPUs
-   * (no scan budget): the same CPU, since the walk's ranking only orders by rank, then capacity,
-   * then wrap order from {@code target}. Fitting CPUs are those of the capacity classes above
-   * {@code 1.25 × util}.
+   * {@link #walk} computed a word at a time, for candidates {@code cpus} that are all idle CPUs (no
+   * scan budget): the same CPU, since the walk's ranking only orders by rank, then capacity, then
+   * wrap order from {@code target}. Fitting CPUs are those of the capacity classes above {@code
+   * 1.25 × util}.
    */
   int byMasks(CpuMask cpus, int target, long taskUtil, boolean hasIdleCore) {
     int fitting = 0; // capacityAtLeast[fitting - 1] is the set of CPUs the task fits

@@ -36,17 +36,23 @@ final class SelectIdleSibling {
   private final boolean clusterActive;
   private final boolean mainline;
   private final boolean sisUtil;
+
   /** {@code select_rq_mask}. */
   private final MutableCpuMask selectMask;
+
   /** The path of the last choice made. */
   private PlacementPath path;
+
   /** {@code *idle_cpu} of {@code select_idle_cpu()}: the first usable CPU seen, or -1. */
   private int idleCpuCandidate;
+
   /** Scan budget left by the last {@link #scanWrap}. */
   private int remainingNr;
 
   SelectIdleSibling(
-      EngineContext ctx, SdLlcShared llcShared, WakeupPolicyChain chain,
+      EngineContext ctx,
+      SdLlcShared llcShared,
+      WakeupPolicyChain chain,
       SelectIdleCapacity capacity) {
     this.domains = ctx.domains;
     this.topology = ctx.topology;
@@ -84,8 +90,10 @@ final class SelectIdleSibling {
   int select(Task p, int prev, int target) {
     long taskUtil = asymActive ? Math.max(p.avg.utilAvg, p.utilEst) : 0;
     if (chain.chooseIdleCpu(target, p) && asymFitsCpu(taskUtil, target)) {
-      path = state.isAvailableIdle(target)
-          ? PlacementPath.TARGET_IDLE : PlacementPath.TARGET_SCHED_IDLE;
+      path =
+          state.isAvailableIdle(target)
+              ? PlacementPath.TARGET_IDLE
+              : PlacementPath.TARGET_SCHED_IDLE;
       return target;
     }
     int prevAffinity = -1;
@@ -94,8 +102,8 @@ final class SelectIdleSibling {
         && chain.chooseIdleCpu(prev, p)
         && asymFitsCpu(taskUtil, prev)) {
       if (!clusterActive || domains.cpusShareResources(prev, target)) {
-        path = state.isAvailableIdle(prev)
-            ? PlacementPath.PREV_IDLE : PlacementPath.PREV_SCHED_IDLE;
+        path =
+            state.isAvailableIdle(prev) ? PlacementPath.PREV_IDLE : PlacementPath.PREV_SCHED_IDLE;
         return prev;
       }
       prevAffinity = prev;
@@ -170,8 +178,8 @@ final class SelectIdleSibling {
   }
 
   /**
-   * Equivalent of {@code select_idle_core(p, core, cpus, &idle_cpu)}: returns {@code core} when
-   * its whole SMT core is idle; otherwise drops the core from {@code cpus} and, through {@link
+   * Equivalent of {@code select_idle_core(p, core, cpus, &idle_cpu)}: returns {@code core} when its
+   * whole SMT core is idle; otherwise drops the core from {@code cpus} and, through {@link
    * #idleCpuCandidate}, remembers the first usable CPU seen.
    */
   private int selectIdleCore(Task p, int core, MutableCpuMask cpus) {
@@ -206,8 +214,7 @@ final class SelectIdleSibling {
   /**
    * Equivalent of {@code select_idle_cpu(p, sd_llc, has_idle_core, target)}: scans the LLC from
    * {@code target + 1}, whole cores first when the LLC may have an idle core, limited by {@code
-   * nr_idle_scan} otherwise (SIS_UTIL); clears {@code has_idle_cores} after a fruitless core
-   * scan.
+   * nr_idle_scan} otherwise (SIS_UTIL); clears {@code has_idle_cores} after a fruitless core scan.
    */
   private int selectIdleCpu(Task p, SchedDomain sd, boolean hasIdleCore, int target) {
     int nr = Integer.MAX_VALUE;
@@ -246,9 +253,9 @@ final class SelectIdleSibling {
   }
 
   /**
-   * The wrap scan of {@code select_idle_cpu()} over {@code cpus} (restricted to {@code within}
-   * when non-null) from {@code target + 1}. Returns a decided result, or {@code
-   * Integer.MIN_VALUE} to continue; leaves the unspent scan budget in {@link #remainingNr}.
+   * The wrap scan of {@code select_idle_cpu()} over {@code cpus} (restricted to {@code within} when
+   * non-null) from {@code target + 1}. Returns a decided result, or {@code Integer.MIN_VALUE} to
+   * continue; leaves the unspent scan budget in {@link #remainingNr}.
    */
   private int scanWrap(
       Task p, CpuMask within, MutableCpuMask cpus, int target, boolean hasIdleCore, int nr) {

@@ -22,9 +22,9 @@ import java.util.List;
  * <p>{@code WF_SYNC} (a task program's {@code TaskControl.wake(id, true)}, as pipes and sockets
  * wake) enters only {@code wake_affine()}: {@code wake_affine_idle()} returns the waker's CPU when
  * the waker is its only runnable task, {@code wake_affine_weight()} discounts the waker's load.
- * {@code select_idle_sibling()} then tests that target first, with {@code choose_idle_cpu()} and
- * so with the {@link WakeupPolicy} vote on SCHED_IDLE-only runqueues. {@code wake_wide()} does
- * not look at sync.
+ * {@code select_idle_sibling()} then tests that target first, with {@code choose_idle_cpu()} and so
+ * with the {@link WakeupPolicy} vote on SCHED_IDLE-only runqueues. {@code wake_wide()} does not
+ * look at sync.
  *
  * <p>Not modelled: EAS, NUMA preferred nodes.
  */
@@ -35,6 +35,7 @@ final class SelectTaskRq {
 
   static final int WF_FORK = 0x04;
   static final int WF_TTWU = 0x08;
+
   /** {@code WF_SYNC}: the waker will soon block (kernel-facts §1.1). */
   static final int WF_SYNC = 0x10;
 
@@ -48,15 +49,22 @@ final class SelectTaskRq {
   private final FindDstCpu findDst;
   private final PeltUpdates pelt;
   private final BalanceActions actions;
+
   /** Placements per {@link PlacementPath}, by ordinal. */
   private final long[] pathCounts = new long[PlacementPath.ALL.size()];
+
   /** The path of the placement being made. */
   private PlacementPath path;
+
   private final Context context = new Context();
 
   SelectTaskRq(
-      EngineContext ctx, WakeupPolicyChain chain, SelectIdleSibling idleSibling,
-      FindDstCpu findDst, PeltUpdates pelt, BalanceActions actions) {
+      EngineContext ctx,
+      WakeupPolicyChain chain,
+      SelectIdleSibling idleSibling,
+      FindDstCpu findDst,
+      PeltUpdates pelt,
+      BalanceActions actions) {
     this.ctx = ctx;
     this.domains = ctx.domains;
     this.state = ctx.state;
@@ -70,9 +78,9 @@ final class SelectTaskRq {
   }
 
   /**
-   * Models {@code select_task_rq()}: {@code select_task_rq_fair()} for tasks allowed on more
-   * than one CPU, then the policies' final say, then {@code select_fallback_rq()} if the result
-   * is not allowed.
+   * Models {@code select_task_rq()}: {@code select_task_rq_fair()} for tasks allowed on more than
+   * one CPU, then the policies' final say, then {@code select_fallback_rq()} if the result is not
+   * allowed.
    */
   int selectTaskRq(Task p, int prevCpu, int thisCpu, int wakeFlags, Task waker) {
     int cpu;
@@ -108,9 +116,9 @@ final class SelectTaskRq {
   }
 
   /**
-   * Models {@code select_task_rq_fair(p, prev_cpu, wake_flags)} without EAS. {@code sync} is
-   * {@code WF_SYNC} from a waker that is not exiting: programs pass sync=false for exit
-   * notifications ({@code TaskControl.wake(int, boolean)}), and timer wakeups are never sync.
+   * Models {@code select_task_rq_fair(p, prev_cpu, wake_flags)} without EAS. {@code sync} is {@code
+   * WF_SYNC} from a waker that is not exiting: programs pass sync=false for exit notifications
+   * ({@code TaskControl.wake(int, boolean)}), and timer wakeups are never sync.
    */
   int selectTaskRqFair(Task p, int prevCpu, int thisCpu, int wakeFlags, Task waker) {
     boolean sync = (wakeFlags & WF_SYNC) != 0 && waker != null;
@@ -182,9 +190,9 @@ final class SelectTaskRq {
   }
 
   /**
-   * Equivalent of {@code wake_affine(sd, p, this_cpu, prev_cpu, sync)}: this CPU or prev,
-   * counting {@code ttwu_move_affine}. {@code syncWaker} is the waker ({@code current}) of a sync
-   * wakeup, null otherwise.
+   * Equivalent of {@code wake_affine(sd, p, this_cpu, prev_cpu, sync)}: this CPU or prev, counting
+   * {@code ttwu_move_affine}. {@code syncWaker} is the waker ({@code current}) of a sync wakeup,
+   * null otherwise.
    */
   private int wakeAffine(SchedDomain sd, Task p, int thisCpu, int prevCpu, Task syncWaker) {
     int target = wakeAffineIdle(thisCpu, prevCpu, syncWaker != null);
@@ -220,8 +228,8 @@ final class SelectTaskRq {
   /**
    * Equivalent of {@code wake_affine_weight(sd, p, this_cpu, prev_cpu, sync)} with WA_BIAS. For a
    * sync wakeup ({@code syncWaker} non-null) the waker's {@code task_h_load()} is taken off this
-   * CPU's load (this CPU wins outright when the waker carries more than all of it), and prev's
-   * side gets +1 so that a tie goes to this CPU.
+   * CPU's load (this CPU wins outright when the waker carries more than all of it), and prev's side
+   * gets +1 so that a tie goes to this CPU.
    */
   private int wakeAffineWeight(SchedDomain sd, Task p, int thisCpu, int prevCpu, Task syncWaker) {
     long thisEffLoad = state.loadAvg(thisCpu);

@@ -5,9 +5,9 @@ import jakarta.inject.Inject;
 import java.util.Objects;
 
 /**
- * One simulation: a machine, a set of policy plugins and a workload, run for a fixed simulated
- * time on a discrete-event engine. Single use and single-threaded; run many in parallel on
- * separate threads (there is no shared mutable state).
+ * One simulation: a machine, a set of policy plugins and a workload, run for a fixed simulated time
+ * on a discrete-event engine. Single use and single-threaded; run many in parallel on separate
+ * threads (there is no shared mutable state).
  *
  * <p>Built by the Dagger component in {@code dev.schedlab.core}, or directly from an {@link
  * EngineSetup}. The engine itself is package-private ({@link Engine} and its parts).

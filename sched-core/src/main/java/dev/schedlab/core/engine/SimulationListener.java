@@ -1,10 +1,10 @@
 package dev.schedlab.core.engine;
 
 /**
- * Receives what happens during a run, for timelines and traces (the command line's {@code
- * --trace} and HTML heat map). Called on the simulation's own thread at the simulated instant
- * {@code nowNs}; a listener must not change the simulation and should be cheap. Every method
- * defaults to doing nothing, and {@link #NONE} is what a run without a listener uses.
+ * Receives what happens during a run, for timelines and traces (the command line's {@code --trace}
+ * and HTML heat map). Called on the simulation's own thread at the simulated instant {@code nowNs};
+ * a listener must not change the simulation and should be cheap. Every method defaults to doing
+ * nothing, and {@link #NONE} is what a run without a listener uses.
  */
 public interface SimulationListener {
 
@@ -25,8 +25,8 @@ public interface SimulationListener {
   default void taskCreated(long nowNs, int taskId, String name) {}
 
   /**
-   * The CPU switched to {@code activity}; {@code taskId} is the task it now runs, or -1 when
-   * {@code activity} is not {@link CpuActivity#TASK}.
+   * The CPU switched to {@code activity}; {@code taskId} is the task it now runs, or -1 when {@code
+   * activity} is not {@link CpuActivity#TASK}.
    */
   default void cpuActivity(long nowNs, int cpu, CpuActivity activity, int taskId) {}
 

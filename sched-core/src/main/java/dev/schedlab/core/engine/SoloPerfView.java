@@ -4,15 +4,16 @@ import dev.schedlab.spi.PerfStateView;
 import dev.schedlab.spi.view.WorkClass;
 
 /**
- * The engine's {@link PerfStateView} with the SMT siblings of one target CPU shown idle and out
- * of any qualification window: the performance model's answer through it is the speed the
- * target's task would have alone on its core, the reference of its SMT lost work ({@link
+ * The engine's {@link PerfStateView} with the SMT siblings of one target CPU shown idle and out of
+ * any qualification window: the performance model's answer through it is the speed the target's
+ * task would have alone on its core, the reference of its SMT lost work ({@link
  * dev.schedlab.spi.LostWork}). The model's own accounting; no kernel counterpart.
  */
 final class SoloPerfView implements PerfStateView {
 
   private final EnginePerfView view;
   private final int[][] siblingsOf;
+
   /** The CPU whose siblings are hidden; set before each query. */
   int target;
 

@@ -6,8 +6,8 @@ import dev.schedlab.spi.TaskSpec;
 import java.util.function.IntConsumer;
 
 /**
- * The {@link TaskControl} a task program drives during one step. One instance serves the whole
- * run (programs never nest: waking or spawning a task does not run its program).
+ * The {@link TaskControl} a task program drives during one step. One instance serves the whole run
+ * (programs never nest: waking or spawning a task does not run its program).
  */
 final class TaskProgramControl implements TaskControl {
 
@@ -22,8 +22,10 @@ final class TaskProgramControl implements TaskControl {
   private final EngineContext ctx;
   private final TryToWakeUp wakeups;
   private final WakeUpNewTask forks;
+
   /** Runs a CPU's pending local reschedule; for a spawn outside any event's context. */
   private final IntConsumer afterEvent;
+
   private Task task;
   private Step step;
   private double work;
@@ -96,7 +98,11 @@ final class TaskProgramControl implements TaskControl {
   public void run(double units) {
     if (!(units > 0) || Double.isInfinite(units)) {
       throw new IllegalArgumentException(
-          "run(" + units + ") by " + task + ": work must be positive and finite; a program with"
+          "run("
+              + units
+              + ") by "
+              + task
+              + ": work must be positive and finite; a program with"
               + " nothing to do sleeps or blocks");
     }
     end(Step.RUN);

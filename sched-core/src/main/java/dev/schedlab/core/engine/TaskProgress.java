@@ -13,8 +13,8 @@ import dev.schedlab.topology.Topology;
  * How running tasks progress: each CPU's timer at the end of its task's step or at the next speed
  * change, the speed the {@link PerformanceModel} gives, which changes when a hardware thread's
  * sibling becomes busy or idle and when the running memory-bound tasks of a node change, stolen
- * time, and the per-CPU time accounting. The model's own machinery: the kernel only sees the
- * tasks' exec time, which {@link CpuRunqueue#updateCurr} charges.
+ * time, and the per-CPU time accounting. The model's own machinery: the kernel only sees the tasks'
+ * exec time, which {@link CpuRunqueue#updateCurr} charges.
  */
 final class TaskProgress {
 
@@ -22,23 +22,32 @@ final class TaskProgress {
   private final CpuRunqueue[] rqs;
   private final Topology topology;
   private final PerformanceModel performance;
+
   /** What the performance model reads. */
   final EnginePerfView perfView;
+
   /** {@link #perfView} with the target CPU's siblings idle: the solo speed's view. */
   private final SoloPerfView soloView;
+
   /** {@code EngineOptions.retainShortIdleTick}: the idle governor keeps a history. */
   private final boolean retainShortIdleTick;
+
   /** {@link EngineState#siblingsOf()}. */
   private final int[][] siblingsOf;
+
   /** Each CPU's timer event, scheduled under the CPU's slot (the CPU number). */
   private final Event.CpuTimer[] cpuTimers;
+
   private final int[] nodeIndex;
   private final int[] memoryBoundPerNode;
   private final ImmutableCpuMask[] nodeCpus;
+
   /** Running memory-bound tasks counted by the node that holds their memory. */
   private final MemoryHomes memoryHomes;
+
   /** Dense node index of each CPU (-1 for impossible CPU numbers). */
   private final int[] cpuNodeIndex;
+
   /** CPUs running a {@link WorkClass#MEMORY} task. */
   private final MutableCpuMask memoryBoundCpus;
 
@@ -109,10 +118,10 @@ final class TaskProgress {
 
   /**
    * {@code task}'s speed on {@code rq}'s CPU with every sibling idle and out of its qualification
-   * window, and (in {@code rq.slowCause}) what the siblings are doing now, the cause its
-   * slowdown is charged to until the next arming: a sibling running a task, then one running an
-   * ILB pass, one busy with other kernel work, one idle after an ILB pass (its qualification
-   * window), else other work's window.
+   * window, and (in {@code rq.slowCause}) what the siblings are doing now, the cause its slowdown
+   * is charged to until the next arming: a sibling running a task, then one running an ILB pass,
+   * one busy with other kernel work, one idle after an ILB pass (its qualification window), else
+   * other work's window.
    */
   private double soloSpeed(CpuRunqueue rq, Task task) {
     boolean siblingTask = false;
@@ -134,11 +143,14 @@ final class TaskProgress {
       }
     }
     rq.slowCause =
-        (siblingTask ? LostWork.SIBLING_TASK
-            : siblingIlb ? LostWork.SIBLING_ILB
-            : siblingOther ? LostWork.SIBLING_OTHER
-            : afterIlb ? LostWork.SIBLING_ILB_QUALIFICATION
-            : LostWork.SIBLING_OTHER).ordinal();
+        (siblingTask
+                ? LostWork.SIBLING_TASK
+                : siblingIlb
+                    ? LostWork.SIBLING_ILB
+                    : siblingOther
+                        ? LostWork.SIBLING_OTHER
+                        : afterIlb ? LostWork.SIBLING_ILB_QUALIFICATION : LostWork.SIBLING_OTHER)
+            .ordinal();
     soloView.target = rq.cpu;
     return performance.speed(rq.cpu, task.id, soloView);
   }
@@ -232,8 +244,8 @@ final class TaskProgress {
   }
 
   /**
-   * A memory-bound task starts or stops running on {@code cpu}: the other memory-bound tasks of
-   * its node may change speed. Visits only the CPUs running one, not the whole node.
+   * A memory-bound task starts or stops running on {@code cpu}: the other memory-bound tasks of its
+   * node may change speed. Visits only the CPUs running one, not the whole node.
    */
   private void memoryBoundChanged(int cpu, Task task, int delta) {
     int node = nodeIndex[topology.nodeOf(cpu)];
@@ -294,10 +306,14 @@ final class TaskProgress {
     }
     rq.timeState = state;
     rq.timeStateSince = now;
-    ctx.listener.cpuActivity(now, rq.cpu,
-        state == 1 ? SimulationListener.CpuActivity.TASK
-            : state == 2 ? SimulationListener.CpuActivity.BALANCING
-            : SimulationListener.CpuActivity.IDLE,
+    ctx.listener.cpuActivity(
+        now,
+        rq.cpu,
+        state == 1
+            ? SimulationListener.CpuActivity.TASK
+            : state == 2
+                ? SimulationListener.CpuActivity.BALANCING
+                : SimulationListener.CpuActivity.IDLE,
         state == 1 && rq.curr != null ? rq.curr.id : -1);
   }
 

@@ -7,12 +7,12 @@ import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.topology.HousekeepingType;
 
 /**
- * Which CPUs' ticks run: the {@code TS_FLAG_STOPPED} state of each CPU's {@code struct
- * tick_sched} (kernel/time/tick-sched.c), kept as {@link CpuRunqueue#tickStopped} and, for the
- * jiffy walk, as the mask of CPUs whose tick runs. {@link #restart} is {@code
- * tick_nohz_restart_sched_tick()}, {@link #stop} the stop half of {@code tick_nohz_stop_tick()}.
- * Also the facts the stop decisions read: the nohz_full CPUs and the timekeeping CPU, which keeps
- * its tick while nohz_full is in use ({@code can_stop_idle_tick()}).
+ * Which CPUs' ticks run: the {@code TS_FLAG_STOPPED} state of each CPU's {@code struct tick_sched}
+ * (kernel/time/tick-sched.c), kept as {@link CpuRunqueue#tickStopped} and, for the jiffy walk, as
+ * the mask of CPUs whose tick runs. {@link #restart} is {@code tick_nohz_restart_sched_tick()},
+ * {@link #stop} the stop half of {@code tick_nohz_stop_tick()}. Also the facts the stop decisions
+ * read: the nohz_full CPUs and the timekeeping CPU, which keeps its tick while nohz_full is in use
+ * ({@code can_stop_idle_tick()}).
  */
 final class TickSched {
 
@@ -28,7 +28,9 @@ final class TickSched {
     this.timekeeperCpu =
         nohzFull.isEmpty()
             ? CpuMask.NO_CPU
-            : ctx.topology.housekeeping().mask(HousekeepingType.KERNEL_NOISE)
+            : ctx.topology
+                .housekeeping()
+                .mask(HousekeepingType.KERNEL_NOISE)
                 .firstAnd(ctx.topology.onlineMask());
   }
 

@@ -6,9 +6,9 @@ import dev.schedlab.topology.domain.SchedDomains;
 import java.util.List;
 
 /**
- * Wakeups: {@code try_to_wake_up()} for a blocked task woken by a task program or a sleeping
- * task's timer, and the busy-waiting tasks a wake reaches without one. Wakeups and remote
- * enqueues take effect at once on the target runqueue; the target acts on them after {@link
+ * Wakeups: {@code try_to_wake_up()} for a blocked task woken by a task program or a sleeping task's
+ * timer, and the busy-waiting tasks a wake reaches without one. Wakeups and remote enqueues take
+ * effect at once on the target runqueue; the target acts on them after {@link
  * EngineOptions#ipiLatencyNs()} when it is another CPU than the one doing the wakeup (the {@code
  * TTWU_QUEUE} IPI or {@code resched_curr()} IPI), at once otherwise, so {@code ttwu_pending} is
  * never set.
@@ -20,18 +20,18 @@ import java.util.List;
 final class TryToWakeUp {
 
   /**
-   * Work units (ns of a thread alone on a full CPU) a spinning task runs between the wake that
-   * ends its spin and the end of its step: the poll loop's next load missing, and the cache line
-   * coming over from the waker's core. 100 ns, an assumption (one cross-core cache-line transfer
-   * on a large server).
+   * Work units (ns of a thread alone on a full CPU) a spinning task runs between the wake that ends
+   * its spin and the end of its step: the poll loop's next load missing, and the cache line coming
+   * over from the waker's core. 100 ns, an assumption (one cross-core cache-line transfer on a
+   * large server).
    */
   static final double SPIN_WAKE_DETECTION_WORK = 100;
 
   /**
    * The last {@value #CLAIMS} wakeups that took an idle CPU, for the race window: CPU (-1: free
-   * slot), waking CPU, time. Claims older than the window are ignored, so the ring only has to
-   * hold the claims of one window, which a burst of wakeups from many CPUs could overflow (the
-   * oldest are then forgotten: fewer races, never spurious ones).
+   * slot), waking CPU, time. Claims older than the window are ignored, so the ring only has to hold
+   * the claims of one window, which a burst of wakeups from many CPUs could overflow (the oldest
+   * are then forgotten: fewer races, never spurious ones).
    */
   private static final int CLAIMS = 256;
 
@@ -49,8 +49,7 @@ final class TryToWakeUp {
   private int claimNext;
   private final long wakeupRaceWindowNs;
 
-  TryToWakeUp(
-      EngineContext ctx, SelectTaskRq selectTaskRq, FairClass fair, TaskProgress progress) {
+  TryToWakeUp(EngineContext ctx, SelectTaskRq selectTaskRq, FairClass fair, TaskProgress progress) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
     this.state = ctx.state;
@@ -76,8 +75,9 @@ final class TryToWakeUp {
 
   private void wake(Task task, int wakingCpu, Task waker, boolean sync) {
     switch (task.state) {
-      case BLOCKED -> tryToWakeUp(task, wakingCpu, waker,
-          SelectTaskRq.WF_TTWU | (sync ? SelectTaskRq.WF_SYNC : 0));
+      case BLOCKED ->
+          tryToWakeUp(
+              task, wakingCpu, waker, SelectTaskRq.WF_TTWU | (sync ? SelectTaskRq.WF_SYNC : 0));
       case EXITED -> {
         // A wake of a dead task is lost, as in the kernel.
       }
@@ -127,11 +127,10 @@ final class TryToWakeUp {
 
   /**
    * Models {@code try_to_wake_up()}: {@code select_task_rq()}, migration accounting, {@code
-   * ttwu_stat()}, {@code activate_task()} and {@code wakeup_preempt()}. {@code wakeFlags} is
-   * {@code WF_TTWU}, with {@code WF_SYNC} for a sync wakeup. Sync changes only the placement:
-   * {@link FairClass#wakeupPreempt} ignores it (the tip rework of NEXT_BUDDY in Nov 2025 used
-   * WF_SYNC in wakeup preemption; NEXT_BUDDY is off in 7.1.5, kernel-facts §9, and that code was
-   * not read).
+   * ttwu_stat()}, {@code activate_task()} and {@code wakeup_preempt()}. {@code wakeFlags} is {@code
+   * WF_TTWU}, with {@code WF_SYNC} for a sync wakeup. Sync changes only the placement: {@link
+   * FairClass#wakeupPreempt} ignores it (the tip rework of NEXT_BUDDY in Nov 2025 used WF_SYNC in
+   * wakeup preemption; NEXT_BUDDY is off in 7.1.5, kernel-facts §9, and that code was not read).
    */
   private void tryToWakeUp(Task task, int wakingCpu, Task waker, int wakeFlags) {
     int prev = task.cpu;
@@ -174,9 +173,9 @@ final class TryToWakeUp {
 
   /**
    * Shows the wakeup about to be placed on {@code wakingCpu} as idle every CPU that a wakeup from
-   * another CPU claimed (queued a task on while it was idle) less than the race window ago and
-   * that is not idle now: that wakeup's {@code ttwu_pending} write came after this one's scan
-   * read the CPU ({@link EngineOptions#wakeupRaceWindowNs()}).
+   * another CPU claimed (queued a task on while it was idle) less than the race window ago and that
+   * is not idle now: that wakeup's {@code ttwu_pending} write came after this one's scan read the
+   * CPU ({@link EngineOptions#wakeupRaceWindowNs()}).
    */
   private void hideUnseenClaims(int wakingCpu) {
     long now = ctx.now();

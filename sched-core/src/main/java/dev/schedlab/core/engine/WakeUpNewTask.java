@@ -9,10 +9,10 @@ import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
 
 /**
- * Task creation as {@code sched_fork()} + {@code wake_up_new_task()} do it: the new task's
- * affinity (its allowed CPUs that are online), its initial PELT averages, the fork placement
- * ({@code select_task_rq()} with {@code WF_FORK}, the slow path), the enqueue and the wakeup
- * preemption check on the chosen CPU.
+ * Task creation as {@code sched_fork()} + {@code wake_up_new_task()} do it: the new task's affinity
+ * (its allowed CPUs that are online), its initial PELT averages, the fork placement ({@code
+ * select_task_rq()} with {@code WF_FORK}, the slow path), the enqueue and the wakeup preemption
+ * check on the chosen CPU.
  */
 final class WakeUpNewTask {
 
@@ -37,8 +37,7 @@ final class WakeUpNewTask {
    * tasks) and returns its id. Runs in {@code parentCpu}'s context; a caller outside any event's
    * context runs that CPU's pending local reschedule afterwards.
    *
-   * @throws IllegalArgumentException for an offline parent CPU or an affinity without an online
-   *     CPU
+   * @throws IllegalArgumentException for an offline parent CPU or an affinity without an online CPU
    */
   int spawn(TaskSpec spec, TaskProgram program, int parentCpu, Task parent) {
     if (!online.test(parentCpu)) {
@@ -51,14 +50,21 @@ final class WakeUpNewTask {
     } else {
       if (spec.allowedCpus().nrCpuIds() != nrCpuIds) {
         throw new IllegalArgumentException(
-            "affinity of task " + spec.name() + " is " + spec.allowedCpus().nrCpuIds()
-                + " CPUs wide; the machine has nrCpuIds " + nrCpuIds);
+            "affinity of task "
+                + spec.name()
+                + " is "
+                + spec.allowedCpus().nrCpuIds()
+                + " CPUs wide; the machine has nrCpuIds "
+                + nrCpuIds);
       }
       MutableCpuMask m = spec.allowedCpus().mutableCopy();
       m.andWith(online);
       if (m.isEmpty()) {
         throw new IllegalArgumentException(
-            "affinity " + spec.allowedCpus().toCpuList() + " of task " + spec.name()
+            "affinity "
+                + spec.allowedCpus().toCpuList()
+                + " of task "
+                + spec.name()
                 + " contains no online CPU");
       }
       allowed = m.toImmutable();
@@ -75,8 +81,7 @@ final class WakeUpNewTask {
     }
     int previousContext = ctx.contextCpu;
     ctx.contextCpu = parentCpu;
-    int cpu = selectTaskRq.selectTaskRq(task, parentCpu, parentCpu, SelectTaskRq.WF_FORK,
-        parent);
+    int cpu = selectTaskRq.selectTaskRq(task, parentCpu, parentCpu, SelectTaskRq.WF_FORK, parent);
     task.cpu = cpu;
     CpuRunqueue rq = ctx.rqs[cpu];
     pelt.postInitUtilAvg(task, rq);

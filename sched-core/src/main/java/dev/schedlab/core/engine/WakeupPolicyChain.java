@@ -24,9 +24,9 @@ final class WakeupPolicyChain {
   }
 
   /**
-   * Equivalent of {@code choose_idle_cpu(cpu, p)}: {@code available_idle_cpu()}, or a runqueue
-   * of SCHED_IDLE tasks only when the policies (default: the 7.1.5 rule) let {@code p} count it
-   * as idle.
+   * Equivalent of {@code choose_idle_cpu(cpu, p)}: {@code available_idle_cpu()}, or a runqueue of
+   * SCHED_IDLE tasks only when the policies (default: the 7.1.5 rule) let {@code p} count it as
+   * idle.
    */
   boolean chooseIdleCpu(int cpu, Task p) {
     return state.isAvailableIdle(cpu) || chooseSchedIdleRq(cpu, p);

@@ -31,8 +31,7 @@ public record DomainSchedstat(
   public DomainSchedstat {
     if (lb.length != LB_FIELDS || alb.length != 3) {
       throw new IllegalArgumentException(
-          "a v17 domain line has 33 lb and 3 alb fields, got " + lb.length + " and "
-              + alb.length);
+          "a v17 domain line has 33 lb and 3 alb fields, got " + lb.length + " and " + alb.length);
     }
     lb = lb.clone();
     alb = alb.clone();

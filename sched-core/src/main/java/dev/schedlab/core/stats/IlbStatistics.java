@@ -1,8 +1,8 @@
 package dev.schedlab.core.stats;
 
 /**
- * What NOHZ idle balancing did in a run: the kicks busy CPUs sent ({@code kick_ilb()}), which
- * CPUs {@code find_new_ilb()} chose, and the {@code _nohz_idle_balance()} passes the kicks caused.
+ * What NOHZ idle balancing did in a run: the kicks busy CPUs sent ({@code kick_ilb()}), which CPUs
+ * {@code find_new_ilb()} chose, and the {@code _nohz_idle_balance()} passes the kicks caused.
  *
  * @param kickCalls {@code kick_ilb()} calls
  * @param balanceKicks calls with {@code NOHZ_BALANCE_KICK}
@@ -62,11 +62,36 @@ public record IlbStatistics(
 
   @Override
   public String toString() {
-    return "IlbStatistics[kicks=" + kickCalls + " (balance " + balanceKicks + ", stats "
-        + statsOnlyKicks + ", next " + nextOnlyKicks + "), noIlb=" + noIlb + ", pending="
-        + alreadyPending + ", choices=" + choices + " (busy sibling " + choicesWithBusySibling
-        + "), ipis=" + ipis + " (dropped " + ipisDropped + "), examined=" + cpusExamined
-        + ", runs=" + runs + ", visited=" + cpusVisited + ", balanceCalls=" + balanceCalls
-        + ", localRuns=" + localBlockedLoadRuns + "]";
+    return "IlbStatistics[kicks="
+        + kickCalls
+        + " (balance "
+        + balanceKicks
+        + ", stats "
+        + statsOnlyKicks
+        + ", next "
+        + nextOnlyKicks
+        + "), noIlb="
+        + noIlb
+        + ", pending="
+        + alreadyPending
+        + ", choices="
+        + choices
+        + " (busy sibling "
+        + choicesWithBusySibling
+        + "), ipis="
+        + ipis
+        + " (dropped "
+        + ipisDropped
+        + "), examined="
+        + cpusExamined
+        + ", runs="
+        + runs
+        + ", visited="
+        + cpusVisited
+        + ", balanceCalls="
+        + balanceCalls
+        + ", localRuns="
+        + localBlockedLoadRuns
+        + "]";
   }
 }

@@ -3,9 +3,9 @@ package dev.schedlab.core.stats;
 import java.util.Arrays;
 
 /**
- * A histogram of durations in power-of-two microsecond buckets, as bpftrace's {@code hist()}
- * prints them: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>,
- * 2<sup>k</sup>) µs. Recording allocates nothing. Not thread-safe (one simulation, one thread).
+ * A histogram of durations in power-of-two microsecond buckets, as bpftrace's {@code hist()} prints
+ * them: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>, 2<sup>k</sup>) µs.
+ * Recording allocates nothing. Not thread-safe (one simulation, one thread).
  */
 public final class Log2Histogram {
 
@@ -101,8 +101,8 @@ public final class Log2Histogram {
   }
 
   /**
-   * The non-empty range of buckets in bpftrace's layout, one line per bucket: {@code [4, 8)
-   * 12 |@@@@ |}.
+   * The non-empty range of buckets in bpftrace's layout, one line per bucket: {@code [4, 8) 12
+   * |@@@@ |}.
    */
   public String render() {
     int first = -1;
@@ -143,7 +143,12 @@ public final class Log2Histogram {
 
   @Override
   public String toString() {
-    return "Log2Histogram[count=" + count + ", meanNs=" + Math.round(meanNs()) + ", maxNs="
-        + maxNs + "]";
+    return "Log2Histogram[count="
+        + count
+        + ", meanNs="
+        + Math.round(meanNs())
+        + ", maxNs="
+        + maxNs
+        + "]";
   }
 }

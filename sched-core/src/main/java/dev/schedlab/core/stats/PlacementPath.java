@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * Which step of {@code select_task_rq()} chose the CPU for a forked or woken task. The kernel's
  * schedstat counts only where a wakeup landed ({@code ttwu_local}, {@code ttwu_move_affine}); this
- * says why, so that a comparison shows, for example, that a rule stacks wakees because their
- * target "counts as idle" while running SCHED_IDLE work, or that wakeups fall through to the LLC
- * scan. Each placement counts once, under the step whose answer was used.
+ * says why, so that a comparison shows, for example, that a rule stacks wakees because their target
+ * "counts as idle" while running SCHED_IDLE work, or that wakeups fall through to the LLC scan.
+ * Each placement counts once, under the step whose answer was used.
  */
 public enum PlacementPath {
   /** {@code sched_balance_find_dst_cpu()}: forks and execs, or {@code SD_BALANCE_WAKE}. */

@@ -3,9 +3,9 @@ package dev.schedlab.core.stats;
 import java.util.List;
 
 /**
- * The content of {@code /proc/schedstat} version 17 at the end of a run: one entry per online
- * CPU, each with its domain lines bottom-up. {@link #toProcText()} writes the kernel's format
- * ({@code show_schedstat()}).
+ * The content of {@code /proc/schedstat} version 17 at the end of a run: one entry per online CPU,
+ * each with its domain lines bottom-up. {@link #toProcText()} writes the kernel's format ({@code
+ * show_schedstat()}).
  *
  * @param timestampJiffies the {@code timestamp} line: jiffies since the simulation started (the
  *     kernel's counter starts at {@code INITIAL_JIFFIES}; the simulator's at 0)
@@ -40,16 +40,25 @@ public record Schedstat(long timestampJiffies, List<CpuEntry> cpus) {
     out.append("timestamp ").append(timestampJiffies).append('\n');
     for (CpuEntry entry : cpus) {
       CpuSchedstat c = entry.counters();
-      out.append("cpu").append(entry.cpu())
-          .append(' ').append(c.yldCount())
+      out.append("cpu")
+          .append(entry.cpu())
+          .append(' ')
+          .append(c.yldCount())
           .append(" 0")
-          .append(' ').append(c.schedCount())
-          .append(' ').append(c.schedGoidle())
-          .append(' ').append(c.ttwuCount())
-          .append(' ').append(c.ttwuLocal())
-          .append(' ').append(c.rqCpuTimeNs())
-          .append(' ').append(c.runDelayNs())
-          .append(' ').append(c.pcount())
+          .append(' ')
+          .append(c.schedCount())
+          .append(' ')
+          .append(c.schedGoidle())
+          .append(' ')
+          .append(c.ttwuCount())
+          .append(' ')
+          .append(c.ttwuLocal())
+          .append(' ')
+          .append(c.rqCpuTimeNs())
+          .append(' ')
+          .append(c.runDelayNs())
+          .append(' ')
+          .append(c.pcount())
           .append('\n');
       for (DomainSchedstat domain : entry.domains()) {
         domain.appendTo(out);

@@ -29,10 +29,10 @@ import java.util.Map;
  * @param softirqsFromTick ... raised by {@code sched_balance_trigger()}
  * @param softirqsFromKick ... raised by {@code nohz_csd_func()}
  * @param ilb NOHZ idle balancing
- * @param smtContention idle-to-task switches with a busy SMT sibling: running a task, or busy
- *     with balancing work (ILB, newidle, softirq), which occupies the core as much
- * @param smtContentionSiblingBalancing ... of which the sibling ran no task, only balancing (in
- *     the kernel's terms it was still idle: the idle task runs the softirq)
+ * @param smtContention idle-to-task switches with a busy SMT sibling: running a task, or busy with
+ *     balancing work (ILB, newidle, softirq), which occupies the core as much
+ * @param smtContentionSiblingBalancing ... of which the sibling ran no task, only balancing (in the
+ *     kernel's terms it was still idle: the idle task runs the softirq)
  * @param smtNoContention idle-to-task switches with every SMT sibling idle
  * @param ilbDuration duration of each kick-driven ILB pass
  * @param newidleDuration duration of each newidle pass that did work
@@ -40,8 +40,8 @@ import java.util.Map;
  * @param migrationsPerLevel tasks moved by balancing per domain level
  * @param wakeupMigrations wakeups placed on another CPU than the previous one
  * @param wakeupLatency wakeup-to-run latency
- * @param placementPaths forks and wakeups by the step of {@code select_task_rq()} that chose
- *     their CPU, indexed by {@link PlacementPath} ordinal
+ * @param placementPaths forks and wakeups by the step of {@code select_task_rq()} that chose their
+ *     CPU, indexed by {@link PlacementPath} ordinal
  * @param cpuTimes per-CPU busy, overhead and idle time
  * @param wastedCoreNs integral of min(CPUs without a task, waiting tasks) over time (affinity
  *     ignored)
@@ -87,12 +87,16 @@ public record SimulationResult(
     cpuTimes = List.copyOf(cpuTimes);
     migrationsPerLevel = migrationsPerLevel.clone();
     if (placementPaths.length != PlacementPath.ALL.size()) {
-      throw new IllegalArgumentException("placementPaths has " + placementPaths.length
-          + " entries; expected one per PlacementPath (" + PlacementPath.ALL.size() + ")");
+      throw new IllegalArgumentException(
+          "placementPaths has "
+              + placementPaths.length
+              + " entries; expected one per PlacementPath ("
+              + PlacementPath.ALL.size()
+              + ")");
     }
     placementPaths = placementPaths.clone();
-    pluginCounters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(
-        pluginCounters));
+    pluginCounters =
+        java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(pluginCounters));
   }
 
   /**
@@ -149,8 +153,8 @@ public record SimulationResult(
   }
 
   /**
-   * A text rendering of every deterministic field (everything but {@link #performance()}): two
-   * runs with the same configuration and seed give equal strings.
+   * A text rendering of every deterministic field (everything but {@link #performance()}): two runs
+   * with the same configuration and seed give equal strings.
    */
   public String fingerprint() {
     StringBuilder out = new StringBuilder();
@@ -189,30 +193,66 @@ public record SimulationResult(
   public String summary() {
     double seconds = simulatedNs / 1e9;
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "%s, %d CPUs, %.3f s simulated, HZ=%d, seed %d%n",
-        machine, nrCpus, seconds, hz, seed));
-    out.append(String.format(Locale.ROOT, "workload: %s = %.6g %s%n",
-        workload.metric(), workload.value(), workload.unit()));
-    out.append(String.format(Locale.ROOT,
-        "SCHED_SOFTIRQ: %d (%.1f/s; tick %d, kick %d)%n", softirqs, softirqsPerSecond(),
-        softirqsFromTick, softirqsFromKick));
-    out.append(String.format(Locale.ROOT,
-        "ILB: %d kick calls, %d IPIs, %d choices (%d with a busy sibling), %d passes%n",
-        ilb.kickCalls(), ilb.ipis(), ilb.choices(), ilb.choicesWithBusySibling(), ilb.runs()));
-    out.append(String.format(Locale.ROOT,
-        "SMT contention: %d with a busy sibling (%d of them only balancing), %d without%n",
-        smtContention, smtContentionSiblingBalancing, smtNoContention));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "%s, %d CPUs, %.3f s simulated, HZ=%d, seed %d%n",
+            machine,
+            nrCpus,
+            seconds,
+            hz,
+            seed));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "workload: %s = %.6g %s%n",
+            workload.metric(),
+            workload.value(),
+            workload.unit()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "SCHED_SOFTIRQ: %d (%.1f/s; tick %d, kick %d)%n",
+            softirqs,
+            softirqsPerSecond(),
+            softirqsFromTick,
+            softirqsFromKick));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "ILB: %d kick calls, %d IPIs, %d choices (%d with a busy sibling), %d passes%n",
+            ilb.kickCalls(),
+            ilb.ipis(),
+            ilb.choices(),
+            ilb.choicesWithBusySibling(),
+            ilb.runs()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "SMT contention: %d with a busy sibling (%d of them only balancing), %d without%n",
+            smtContention,
+            smtContentionSiblingBalancing,
+            smtNoContention));
     out.append("migrations per level:");
     for (int level = 0; level < migrationsPerLevel.length; level++) {
       String name = level < levelNames.size() ? levelNames.get(level) : "level" + level;
       out.append(' ').append(name).append('=').append(migrationsPerLevel[level]);
     }
     out.append(String.format(Locale.ROOT, "; wakeup migrations %d%n", wakeupMigrations));
-    out.append(String.format(Locale.ROOT,
-        "wakeup latency: n=%d p50=%d p99=%d max=%d ns%n", wakeupLatency.count(),
-        wakeupLatency.p50Ns(), wakeupLatency.p99Ns(), wakeupLatency.maxNs()));
-    out.append(String.format(Locale.ROOT, "wasted core: %.6f CPU-s (any: %.6f s)%n",
-        wastedCoreNs / 1e9, anyWastedNs / 1e9));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "wakeup latency: n=%d p50=%d p99=%d max=%d ns%n",
+            wakeupLatency.count(),
+            wakeupLatency.p50Ns(),
+            wakeupLatency.p99Ns(),
+            wakeupLatency.maxNs()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "wasted core: %.6f CPU-s (any: %.6f s)%n",
+            wastedCoreNs / 1e9,
+            anyWastedNs / 1e9));
     return out.toString();
   }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
  * once {@code nr_balance_failed > cache_nice_tries + 2} (the 4th consecutive failure in MC, where
  * cache_nice_tries = 1); a lone task on a reduced-capacity CPU asks at once. The stopper ({@code
  * active_load_balance_cpu_stop()}) then pushes the first task from the tail that may run on the
- * target, the preempted running task included, and counts {@code alb_*}; no request is made
- * when the busiest CPU's running task may not run on the balancing CPU.
+ * target, the preempted running task included, and counts {@code alb_*}; no request is made when
+ * the busiest CPU's running task may not run on the balancing CPU.
  */
 final class ActiveBalanceTest {
 

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cost model is linear in the counted work with the stated defaults (1000 ns base, 40 per CPU
- * scanned, 300 per domain, 100 per task examined, 1500 per task moved) and rejects negative
- * costs; the balancer options default to the kernel's values and reject out-of-range tunables.
+ * scanned, 300 per domain, 100 per task examined, 1500 per task moved) and rejects negative costs;
+ * the balancer options default to the kernel's values and reject out-of-range tunables.
  */
 final class BalanceCostModelTest {
 

@@ -8,11 +8,11 @@ import dev.schedlab.topology.SiblingNumbering;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code get_sd_balance_interval()} turns {@code balance_interval} (ms, × busy_factor 16 when
- * busy) into jiffies rounding up, minus one jiffy when busy, clamped to [1, HZ × CPUs / 10];
- * {@code balance_interval} doubles up to {@code max_interval} while balanced (up to 512 ms when
- * all tasks were pinned) and returns to {@code min_interval} after an imbalance; {@code
- * rq->next_balance} is the earliest domain deadline.
+ * {@code get_sd_balance_interval()} turns {@code balance_interval} (ms, × busy_factor 16 when busy)
+ * into jiffies rounding up, minus one jiffy when busy, clamped to [1, HZ × CPUs / 10]; {@code
+ * balance_interval} doubles up to {@code max_interval} while balanced (up to 512 ms when all tasks
+ * were pinned) and returns to {@code min_interval} after an imbalance; {@code rq->next_balance} is
+ * the earliest domain deadline.
  */
 final class BalanceIntervalTest {
 

@@ -14,12 +14,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@link BalancePass} hooks run where DESIGN.md puts them: {@code beforeDomainWalk} once at
- * the start of every periodic pass (not newidle) with the pass's CPU and idle type and the
- * balancer as {@link BalanceActions}; {@code balanceDomain} per domain, false skipping it as if
- * its interval had not expired; {@code narrowSourceCandidates} on a copy of {@code env->cpus}
- * before the busiest runqueue is chosen. {@code migrateOneTask} moves the first allowed queued
- * task from the tail, never the running one.
+ * The {@link BalancePass} hooks run where DESIGN.md puts them: {@code beforeDomainWalk} once at the
+ * start of every periodic pass (not newidle) with the pass's CPU and idle type and the balancer as
+ * {@link BalanceActions}; {@code balanceDomain} per domain, false skipping it as if its interval
+ * had not expired; {@code narrowSourceCandidates} on a copy of {@code env->cpus} before the busiest
+ * runqueue is chosen. {@code migrateOneTask} moves the first allowed queued task from the tail,
+ * never the running one.
  */
 final class BalancePassHooksTest {
 
@@ -108,7 +108,8 @@ final class BalancePassHooksTest {
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.NOBUSYQ)).isEqualTo(1);
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.BALANCED)).isEqualTo(1);
     assertThat(stats.lb(0, 0, IdleType.IDLE, LbField.IMBALANCE_TASK))
-        .as("imbalance is counted only once a busiest runqueue is found").isZero();
+        .as("imbalance is counted only once a busiest runqueue is found")
+        .isZero();
     assertThat(host.migrations).isEmpty();
   }
 

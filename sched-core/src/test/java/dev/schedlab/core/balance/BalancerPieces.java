@@ -12,10 +12,10 @@ import java.util.random.RandomGenerator;
  * run), so that a test can drive one piece and look at the state or result of another.
  *
  * <p>What the removed test hooks of {@code LoadBalancer} told, this reads from production state:
- * the group types of the last search from the {@link SdLbStats} the {@link FindSrcGroup} fills,
- * the migration type and imbalance of the last attempt from the {@code lb_imbalance_*} counters
- * it added to (the kernel's own record of {@code calculate_imbalance()}'s result), and the
- * per-domain fields from {@link BalancerState}.
+ * the group types of the last search from the {@link SdLbStats} the {@link FindSrcGroup} fills, the
+ * migration type and imbalance of the last attempt from the {@code lb_imbalance_*} counters it
+ * added to (the kernel's own record of {@code calculate_imbalance()}'s result), and the per-domain
+ * fields from {@link BalancerState}.
  */
 final class BalancerPieces {
 

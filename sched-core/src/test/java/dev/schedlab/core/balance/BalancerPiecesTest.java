@@ -8,11 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tests' wiring of the balancer's pieces ({@link BalancerPieces}) is the production one:
- * the same run of periodic, newidle and active balancing through {@link LoadBalancer} and
- * through the pieces moves the same tasks at the same moments and leaves the same counters,
- * {@code next_balance} and {@code max_idle_balance_cost}. Machine {@code 1n2l2c2t}, 12 tasks
- * started on CPU 0, one of them pinned there.
+ * The tests' wiring of the balancer's pieces ({@link BalancerPieces}) is the production one: the
+ * same run of periodic, newidle and active balancing through {@link LoadBalancer} and through the
+ * pieces moves the same tasks at the same moments and leaves the same counters, {@code
+ * next_balance} and {@code max_idle_balance_cost}. Machine {@code 1n2l2c2t}, 12 tasks started on
+ * CPU 0, one of them pinned there.
  */
 final class BalancerPiecesTest {
 
@@ -49,8 +49,7 @@ final class BalancerPiecesTest {
           trace.add((long) balancer.newidleBalance(cpu, cost));
         }
         if (host.jiffies() >= balancer.nextBalance(cpu)) {
-          balancer.balanceDomains(
-              cpu, host.idle(cpu) ? IdleType.IDLE : IdleType.NOT_IDLE, cost);
+          balancer.balanceDomains(cpu, host.idle(cpu) ? IdleType.IDLE : IdleType.NOT_IDLE, cost);
         }
       }
       while (!host.activeBalanceRequests.isEmpty()) {

@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code update_sd_pick_busiest()} ranks groups by type, and among overloaded groups by {@code
- * avg_load}, keeping the earlier group (in the circular order starting after the local group) on
- * a tie; the task is then pulled from that group. {@code sched_balance_find_src_group()} on its
- * own leaves the domain's statistics in its {@code sd_lb_stats} and the decision in the env, and
- * moves nothing; a busy dst with nobody overloaded is balanced even though a busiest group was
- * found. Machine {@code 1n1l4c1t}, dst CPU 0 idle unless said otherwise.
+ * avg_load}, keeping the earlier group (in the circular order starting after the local group) on a
+ * tie; the task is then pulled from that group. {@code sched_balance_find_src_group()} on its own
+ * leaves the domain's statistics in its {@code sd_lb_stats} and the decision in the env, and moves
+ * nothing; a busy dst with nobody overloaded is balanced even though a busiest group was found.
+ * Machine {@code 1n1l4c1t}, dst CPU 0 idle unless said otherwise.
  */
 final class BusiestGroupTest {
 

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
  * {@code detach_tasks()} scans the source's {@code cfs_tasks} from the tail and takes the first
  * task that {@code can_migrate_task()} allows: not the running task, not one whose affinity
  * excludes dst, and not a cache-hot one (started less than 500 µs ago) until balancing has failed
- * more than {@code cache_nice_tries} times. At most {@code nr_migrate} tasks are examined per
- * pass. Machine {@code 1n1l4c1t} (one MC domain, cache_nice_tries 1) unless said otherwise.
+ * more than {@code cache_nice_tries} times. At most {@code nr_migrate} tasks are examined per pass.
+ * Machine {@code 1n1l4c1t} (one MC domain, cache_nice_tries 1) unless said otherwise.
  */
 final class DetachTasksTest {
 
@@ -124,8 +124,7 @@ final class DetachTasksTest {
     task.execStartNs = smt.nowNs - 1;
     SchedDomain smtDomain = smt.domain(0, 0);
     assertThat(smtDomain.name()).isEqualTo("SMT");
-    int moved =
-        smt.balancer().schedBalanceRq(0, smtDomain, IdleType.IDLE, new BalanceCost());
+    int moved = smt.balancer().schedBalanceRq(0, smtDomain, IdleType.IDLE, new BalanceCost());
     assertThat(moved).isEqualTo(1);
     assertThat(task.cpu()).isZero();
   }
@@ -150,8 +149,7 @@ final class DetachTasksTest {
     host.setNowMs(1000);
     // From the tail: pinned, pinned, free, running; loop_max = min(2, 4) = 2.
     BalancerPieces balancer =
-        host.balancer(
-            new BalancerOptions(false, true, 500_000, 2, true, true));
+        host.balancer(new BalancerOptions(false, true, 500_000, 2, true, true));
     BalanceCost cost = new BalanceCost();
     assertThat(balancer.schedBalanceRq(0, host.domain(0, 0), IdleType.IDLE, cost)).isZero();
     assertThat(free.cpu()).isEqualTo(1);
@@ -175,7 +173,8 @@ final class DetachTasksTest {
     assertThat(free.cpu()).isZero();
     assertThat(cost.tasksExamined).isEqualTo(40);
     assertThat(Arrays.stream(balancer.stats().lockHoldHistogram()).sum())
-        .as("two lock holds").isEqualTo(2);
+        .as("two lock holds")
+        .isEqualTo(2);
   }
 
   @Test
@@ -218,8 +217,7 @@ final class DetachTasksTest {
     }
     smt.setNowMs(1000);
     BalancerPieces balancer = smt.balancer();
-    assertThat(
-            balancer.schedBalanceRq(0, smt.domain(0, 1), IdleType.NEWLY_IDLE, new BalanceCost()))
+    assertThat(balancer.schedBalanceRq(0, smt.domain(0, 1), IdleType.NEWLY_IDLE, new BalanceCost()))
         .isZero();
     assertThat(smt.migrations).isEmpty();
     assertThat(balancer.stats().lb(0, 1, IdleType.NEWLY_IDLE, LbField.BALANCED)).isEqualTo(1);

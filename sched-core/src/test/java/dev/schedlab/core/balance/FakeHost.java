@@ -31,9 +31,9 @@ import java.util.random.RandomGenerator;
  * set_next_task_fair()} keeps it. So after adding A, B, C to one CPU the list from the tail is B,
  * C, A: {@code detach_tasks()} looks at B first.
  *
- * <p>Migrations check affinity and that the task is queued and not running (the stopper, see
- * {@link #stopperCpu}, preempts the running task first, as the engine does) and throw
- * otherwise, so a balancer bug fails the test.
+ * <p>Migrations check affinity and that the task is queued and not running (the stopper, see {@link
+ * #stopperCpu}, preempts the running task first, as the engine does) and throw otherwise, so a
+ * balancer bug fails the test.
  */
 final class FakeHost implements BalanceHost {
 
@@ -61,6 +61,7 @@ final class FakeHost implements BalanceHost {
   final boolean[] activeBalancePending;
   final Deque<Integer> randomValues = new ArrayDeque<>();
   int randomDraws;
+
   /** The CPU whose stopper runs now: its running task counts as preempted and may move. */
   int stopperCpu = -1;
 

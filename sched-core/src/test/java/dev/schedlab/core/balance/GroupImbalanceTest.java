@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Affinity failures are handed up a level: when a pass could not move tasks because some were
- * pinned ({@code LBF_SOME_PINNED}) the parent domain's local group gets {@code sgc->imbalance},
- * so a CPU balancing the parent classifies that group {@code group_imbalanced} and pulls one task;
- * a later pass that could move tasks and found balance clears the flag. Machine {@code 1n2l2c1t}:
- * MC {0,1} and {2,3}, PKG {0-3} with groups {0,1} {2,3}.
+ * pinned ({@code LBF_SOME_PINNED}) the parent domain's local group gets {@code sgc->imbalance}, so
+ * a CPU balancing the parent classifies that group {@code group_imbalanced} and pulls one task; a
+ * later pass that could move tasks and found balance clears the flag. Machine {@code 1n2l2c1t}: MC
+ * {0,1} and {2,3}, PKG {0-3} with groups {0,1} {2,3}.
  */
 final class GroupImbalanceTest {
 

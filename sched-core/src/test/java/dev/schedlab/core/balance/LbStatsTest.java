@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link LbStats} keeps one independent counter per CPU × level × idle type × field in the v17
- * order, sums them by level and idle type, and buckets lock-hold times in power-of-two
- * microseconds as bpftrace's {@code hist()}: [0,1) µs, [1,2), [2,4), [4,8), ...
+ * order, sums them by level and idle type, and buckets lock-hold times in power-of-two microseconds
+ * as bpftrace's {@code hist()}: [0,1) µs, [1,2), [2,4), [4,8), ...
  */
 final class LbStatsTest {
 
@@ -18,9 +18,17 @@ final class LbStatsTest {
     assertThat(LbField.values())
         .extracting(LbField::kernelName)
         .containsExactly(
-            "lb_count", "lb_balanced", "lb_failed", "lb_imbalance_load", "lb_imbalance_util",
-            "lb_imbalance_task", "lb_imbalance_misfit", "lb_gained", "lb_hot_gained",
-            "lb_nobusyq", "lb_nobusyg");
+            "lb_count",
+            "lb_balanced",
+            "lb_failed",
+            "lb_imbalance_load",
+            "lb_imbalance_util",
+            "lb_imbalance_task",
+            "lb_imbalance_misfit",
+            "lb_gained",
+            "lb_hot_gained",
+            "lb_nobusyq",
+            "lb_nobusyg");
     assertThat(AlbField.values())
         .extracting(AlbField::kernelName)
         .containsExactly("alb_count", "alb_failed", "alb_pushed");

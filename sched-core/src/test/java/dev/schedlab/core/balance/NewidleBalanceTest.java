@@ -7,13 +7,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code sched_balance_newidle()}: runs only when the root domain is overloaded and {@code
- * avg_idle} covers the base domain's {@code max_newidle_lb_cost}; walks the domains bottom-up
- * while the accumulated cost plus the next domain's max cost fits in {@code avg_idle}; stops at
- * the first pull; records each domain's cost from the cost model (base 1000 ns charged to the
- * first domain run, 40 ns per CPU scanned, 300 per domain, 100 per task examined, 1500 per task
- * moved); NI_RANDOM skips a domain when a 1024-sided die exceeds {@code 1 + newidle_ratio}; the
- * ratio is recomputed every 512 attempts; {@code max_newidle_lb_cost} decays by 253/256 once more
- * than a second has passed. Machine {@code 1n2l2c1t}: domain0 MC {0,1}, domain1 PKG {0-3}.
+ * avg_idle} covers the base domain's {@code max_newidle_lb_cost}; walks the domains bottom-up while
+ * the accumulated cost plus the next domain's max cost fits in {@code avg_idle}; stops at the first
+ * pull; records each domain's cost from the cost model (base 1000 ns charged to the first domain
+ * run, 40 ns per CPU scanned, 300 per domain, 100 per task examined, 1500 per task moved);
+ * NI_RANDOM skips a domain when a 1024-sided die exceeds {@code 1 + newidle_ratio}; the ratio is
+ * recomputed every 512 attempts; {@code max_newidle_lb_cost} decays by 253/256 once more than a
+ * second has passed. Machine {@code 1n2l2c1t}: domain0 MC {0,1}, domain1 PKG {0-3}.
  */
 final class NewidleBalanceTest {
 

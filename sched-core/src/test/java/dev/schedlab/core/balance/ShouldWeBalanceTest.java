@@ -7,10 +7,10 @@ import dev.schedlab.topology.domain.SchedDomain;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code should_we_balance()} elects one CPU of the local group per domain: the first idle CPU on
- * a fully idle core, else the first idle CPU whose SMT siblings are busy, else the group's balance
- * CPU; in newidle every CPU with nothing queued may balance. Machine {@code 1n2l2c2t}: cores
- * {0,1} {2,3} {4,5} {6,7}; domain2 (PKG) has groups {0-3} {4-7}.
+ * {@code should_we_balance()} elects one CPU of the local group per domain: the first idle CPU on a
+ * fully idle core, else the first idle CPU whose SMT siblings are busy, else the group's balance
+ * CPU; in newidle every CPU with nothing queued may balance. Machine {@code 1n2l2c2t}: cores {0,1}
+ * {2,3} {4,5} {6,7}; domain2 (PKG) has groups {0-3} {4-7}.
  */
 final class ShouldWeBalanceTest {
 
@@ -77,8 +77,10 @@ final class ShouldWeBalanceTest {
     // Linux 6.1, before b1bfeab9b002: CPU 1 is the first idle CPU of {0-3}, though its sibling
     // 0 is busy and core {2,3} is fully idle.
     host.addTask(0);
-    BalancerPieces v61 = host.balancer(dev.schedlab.core.KernelRules.LINUX_6_1
-        .balancer(BalancerOptions.defaults().withNiRandom(false)));
+    BalancerPieces v61 =
+        host.balancer(
+            dev.schedlab.core.KernelRules.LINUX_6_1.balancer(
+                BalancerOptions.defaults().withNiRandom(false)));
     assertThat(v61.shouldWeBalance(1, host.domain(1, 2), IdleType.IDLE)).isTrue();
     assertThat(v61.shouldWeBalance(2, host.domain(2, 2), IdleType.IDLE)).isFalse();
   }
@@ -102,7 +104,8 @@ final class ShouldWeBalanceTest {
     assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.COUNT)).isEqualTo(1);
     assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.BALANCED)).isEqualTo(1);
     assertThat(stats.lb(1, 1, IdleType.IDLE, LbField.NOBUSYG))
-        .as("not its turn: no group search").isZero();
+        .as("not its turn: no group search")
+        .isZero();
     assertThat(stats.lb(1, 2, IdleType.IDLE, LbField.COUNT)).as("PKG not visited").isZero();
   }
 

@@ -33,14 +33,17 @@ final class ActiveBalanceTest {
   void misfit_loneTaskOnLittleCpu_isPushedToIdleBigCpuByTheStopper() {
     Topology topology = bigLittle();
     EngineRun sim =
-        EngineFixture.on(
-                TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
+        EngineFixture.on(TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
             .tasks(
                 host -> {
                   // Keeps the big CPU busy while the hog is forked, so the hog starts little.
                   host.spawn(
-                      new TaskSpec("blocker", SchedPolicy.NORMAL, 0,
-                          dev.schedlab.cpumask.CpuMasks.of(2, 1), WorkClass.COMPUTE),
+                      new TaskSpec(
+                          "blocker",
+                          SchedPolicy.NORMAL,
+                          0,
+                          dev.schedlab.cpumask.CpuMasks.of(2, 1),
+                          WorkClass.COMPUTE),
                       ScriptedWorkload.runOnceThenBlock(5 * MS),
                       1);
                   host.spawn(

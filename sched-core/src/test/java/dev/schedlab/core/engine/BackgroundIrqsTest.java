@@ -24,8 +24,8 @@ final class BackgroundIrqsTest {
         EngineFixture.on("1n1l8c1t").options(quiet()).duration(1_000 * MS).build().run();
 
     assertThat(result.softirqsFromTick()).isZero();
-    assertThat(result.pluginCounters()).doesNotContainKeys(
-        "engine.timer_expiries_idle", "engine.device_irqs");
+    assertThat(result.pluginCounters())
+        .doesNotContainKeys("engine.timer_expiries_idle", "engine.device_irqs");
     assertThat(result.tasksCreated()).isZero();
   }
 
@@ -41,8 +41,8 @@ final class BackgroundIrqsTest {
 
     double expected = rate * 8 * 2;
     long expiries = result.pluginCounters().get("engine.timer_expiries_idle");
-    assertThat((double) expiries).isBetween(
-        expected - 5 * Math.sqrt(expected), expected + 5 * Math.sqrt(expected));
+    assertThat((double) expiries)
+        .isBetween(expected - 5 * Math.sqrt(expected), expected + 5 * Math.sqrt(expected));
     // No CPU ticks on an idle machine: every tick softirq came from an expiry, and an idle CPU's
     // intervals are a few jiffies, so after a sleep of ~20 ms most expiries find balancing due.
     assertThat(result.softirqsFromTick()).isPositive().isLessThanOrEqualTo(expiries);
@@ -57,12 +57,13 @@ final class BackgroundIrqsTest {
         EngineFixture.on("1n1l4c1t")
             .options(quiet().withDeviceIrqRateHz(1_000).withDeviceIrqNs(5_000))
             .duration(1_000 * MS)
-            .tasks(host -> {
-              for (int cpu = 0; cpu < 4; cpu++) {
-                host.spawn(EngineFixture.pinned("spin" + cpu, 4, cpu), ScriptedWorkload.spin(),
-                    cpu);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int cpu = 0; cpu < 4; cpu++) {
+                    host.spawn(
+                        EngineFixture.pinned("spin" + cpu, 4, cpu), ScriptedWorkload.spin(), cpu);
+                  }
+                })
             .build();
     SimulationResult result = sim.run();
 
@@ -87,8 +88,8 @@ final class BackgroundIrqsTest {
     assertThat(result.tasksCreated()).isEqualTo(8);
     double expected = rate * 8 * 2;
     long switches = result.smtContention() + result.smtNoContention();
-    assertThat((double) switches).isBetween(
-        expected - 5 * Math.sqrt(expected), expected + 5 * Math.sqrt(expected) + 8);
+    assertThat((double) switches)
+        .isBetween(expected - 5 * Math.sqrt(expected), expected + 5 * Math.sqrt(expected) + 8);
     for (int cpu = 0; cpu < 8; cpu++) {
       // Each worker ran where it is pinned (the invariant checker also holds affinity).
       assertThat(sim.task(cpu).cpu).isEqualTo(cpu);

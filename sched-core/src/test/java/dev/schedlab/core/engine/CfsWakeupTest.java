@@ -12,14 +12,14 @@ import dev.schedlab.spi.view.WorkClass;
 import org.junit.jupiter.api.Test;
 
 /**
- * Linux 6.1's CFS wakeup rules ({@link WakeupRule#CFS_6_1}): the tunables scale with the CPU
- * count as {@code get_update_sysctl_factor()} scales them; a wakee preempts when the running
- * task's vruntime leads by more than {@code sysctl_sched_wakeup_granularity} converted to the
- * wakee's weight ({@code wakeup_preempt_entity()}); a sleeper is placed at most half a latency
- * behind {@code min_vruntime} (GENTLE_FAIR_SLEEPERS); a new task one virtual slice after it
- * (START_DEBIT). In the engine, on two CPUs (latency 12 ms, granularity 2 ms), a heavy wakee
- * preempts a task that RUN_TO_PARITY would protect under EEVDF, and a nice-0 wakee preempts only
- * once the running task's lead exceeds the granularity.
+ * Linux 6.1's CFS wakeup rules ({@link WakeupRule#CFS_6_1}): the tunables scale with the CPU count
+ * as {@code get_update_sysctl_factor()} scales them; a wakee preempts when the running task's
+ * vruntime leads by more than {@code sysctl_sched_wakeup_granularity} converted to the wakee's
+ * weight ({@code wakeup_preempt_entity()}); a sleeper is placed at most half a latency behind
+ * {@code min_vruntime} (GENTLE_FAIR_SLEEPERS); a new task one virtual slice after it (START_DEBIT).
+ * In the engine, on two CPUs (latency 12 ms, granularity 2 ms), a heavy wakee preempts a task that
+ * RUN_TO_PARITY would protect under EEVDF, and a nice-0 wakee preempts only once the running task's
+ * lead exceeds the granularity.
  */
 final class CfsWakeupTest {
 
@@ -89,19 +89,21 @@ final class CfsWakeupTest {
 
   private static EngineRun twoTasks(long aWakes, long bWakes, int bNice, boolean bFirst) {
     return EngineFixture.on("1n1l2c1t")
-        .tasks(host -> {
-          TaskSpec b = new TaskSpec("b", SchedPolicy.NORMAL, bNice, CpuMasks.of(2, 0),
-              WorkClass.COMPUTE);
-          if (bFirst) {
-            host.spawn(b, sleepThenRun(bWakes), 0);
-          }
-          host.spawn(pinned("a", 2, 0), sleepThenRun(aWakes), 0);
-          if (!bFirst) {
-            host.spawn(b, sleepThenRun(bWakes), 0);
-          }
-        })
-        .options(EngineOptions.defaults().withCheckInvariants(true)
-            .withWakeupRule(WakeupRule.CFS_6_1))
+        .tasks(
+            host -> {
+              TaskSpec b =
+                  new TaskSpec(
+                      "b", SchedPolicy.NORMAL, bNice, CpuMasks.of(2, 0), WorkClass.COMPUTE);
+              if (bFirst) {
+                host.spawn(b, sleepThenRun(bWakes), 0);
+              }
+              host.spawn(pinned("a", 2, 0), sleepThenRun(aWakes), 0);
+              if (!bFirst) {
+                host.spawn(b, sleepThenRun(bWakes), 0);
+              }
+            })
+        .options(
+            EngineOptions.defaults().withCheckInvariants(true).withWakeupRule(WakeupRule.CFS_6_1))
         .build();
   }
 

@@ -21,8 +21,8 @@ import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
 /**
- * A run is a function of its configuration and master seed: the same seed gives identical
- * results (every counter, histogram and the schedstat text), another seed gives different ones.
+ * A run is a function of its configuration and master seed: the same seed gives identical results
+ * (every counter, histogram and the schedstat text), another seed gives different ones.
  */
 final class DeterminismTest {
 
@@ -42,19 +42,22 @@ final class DeterminismTest {
         @Override
         public void start(WorkloadHost host) {
           for (int i = 0; i < 24; i++) {
-            host.spawn(TaskSpec.normal("r" + i), new TaskProgram() {
-              private boolean running;
+            host.spawn(
+                TaskSpec.normal("r" + i),
+                new TaskProgram() {
+                  private boolean running;
 
-              @Override
-              public void next(TaskControl control) {
-                running = !running;
-                if (running) {
-                  control.run(50_000 + random.nextInt(2_000_000));
-                } else {
-                  control.sleep(10_000 + random.nextInt(3_000_000));
-                }
-              }
-            }, 0);
+                  @Override
+                  public void next(TaskControl control) {
+                    running = !running;
+                    if (running) {
+                      control.run(50_000 + random.nextInt(2_000_000));
+                    } else {
+                      control.sleep(10_000 + random.nextInt(3_000_000));
+                    }
+                  }
+                },
+                0);
           }
         }
 
@@ -69,8 +72,9 @@ final class DeterminismTest {
   private static SimulationResult run(WorkloadProvider workload, long seed) {
     Topology topology = TestMachines.shape("2n1l4c2t");
     HardwareModel hw = TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.6));
-    return new Simulation(TestMachines.setup(
-        hw, PolicyBinding.withDefaults(workload), 300_000_000L, seed)).run();
+    return new Simulation(
+            TestMachines.setup(hw, PolicyBinding.withDefaults(workload), 300_000_000L, seed))
+        .run();
   }
 
   @Test

@@ -36,8 +36,7 @@ final class EngineFixture {
 
   /** A nice-0 SCHED_NORMAL compute task allowed on {@code cpu} only. */
   static TaskSpec pinned(String name, int nrCpuIds, int cpu) {
-    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu),
-        WorkClass.COMPUTE);
+    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, cpu), WorkClass.COMPUTE);
   }
 
   private EngineFixture(HardwareModel hardware) {
@@ -60,10 +59,11 @@ final class EngineFixture {
   /** Two spinning nice-0 tasks, "a" then "b", both pinned to {@code cpu}, as the workload. */
   EngineFixture twoHogs(int cpu) {
     int nrCpuIds = hardware.topology().nrCpuIds();
-    return tasks(host -> {
-      host.spawn(pinned("a", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
-      host.spawn(pinned("b", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
-    });
+    return tasks(
+        host -> {
+          host.spawn(pinned("a", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
+          host.spawn(pinned("b", nrCpuIds, cpu), ScriptedWorkload.spin(), cpu);
+        });
   }
 
   EngineFixture ilb(IlbSelectorProvider provider) {

@@ -25,8 +25,10 @@ final class EngineRun {
   final LoadBalancer balancer;
   final EngineHost host;
   final EnginePerfView perfView;
+
   /** The cheap checks always; the expensive ones with {@code check_invariants}. */
   final InvariantChecker invariants;
+
   private boolean begun;
 
   EngineRun(EngineSetup setup) {

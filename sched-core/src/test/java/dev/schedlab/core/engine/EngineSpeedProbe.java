@@ -10,8 +10,8 @@ import java.util.Locale;
 /**
  * Measures the engine's speed (simulated seconds per wall second, events per second) outside the
  * test suite, which never times anything: {@code java ... EngineSpeedProbe [shape] [cpu|gemm]
- * [seconds] [repeats]}. Uses the unit-speed performance model, HZ 1000, invariants off; the
- * first repeat includes JIT warm-up.
+ * [seconds] [repeats]}. Uses the unit-speed performance model, HZ 1000, invariants off; the first
+ * repeat includes JIT warm-up.
  */
 public final class EngineSpeedProbe {
 
@@ -31,14 +31,29 @@ public final class EngineSpeedProbe {
       EngineSetup base = TestMachines.setup(hardware, binding, seconds * 1_000_000_000L, 7);
       EngineSetup setup =
           new EngineSetup(
-              base.hardware(), base.domainOptions(), null, null, List.of(), List.of(),
-              base.workload(), base.seed(), base.durationNs(), base.hz(),
-              base.engine().withCheckInvariants(false), base.balancer(), base.costModel());
+              base.hardware(),
+              base.domainOptions(),
+              null,
+              null,
+              List.of(),
+              List.of(),
+              base.workload(),
+              base.seed(),
+              base.durationNs(),
+              base.hz(),
+              base.engine().withCheckInvariants(false),
+              base.balancer(),
+              base.costModel());
       SimulationResult result = new Simulation(setup).run();
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "%s %s %d s: %.2f simulated s per wall s, %.3g events/s (%d events, %.2f s wall)%n",
-          shape, workload, seconds, result.simulatedPerWallSecond(),
-          result.performance().eventsPerSecond(), result.performance().eventsProcessed(),
+          shape,
+          workload,
+          seconds,
+          result.simulatedPerWallSecond(),
+          result.performance().eventsPerSecond(),
+          result.performance().eventsProcessed(),
           result.performance().wallNs() / 1e9);
       if (rep == 0) {
         System.out.print(result.summary());

@@ -9,9 +9,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The executive orders events totally by (time, priority, sequence) and refuses an event older
- * than its clock; a slotted event moved or removed in place leaves the same order as a reference
- * that drops the replaced entry.
+ * The executive orders events totally by (time, priority, sequence) and refuses an event older than
+ * its clock; a slotted event moved or removed in place leaves the same order as a reference that
+ * drops the replaced entry.
  */
 final class EventQueueTest {
 
@@ -29,11 +29,12 @@ final class EventQueueTest {
       queue.add(time, priority, i, event);
     }
     entries.sort(
-        (a, b) -> a.time != b.time
-            ? Long.compare(a.time, b.time)
-            : a.priority != b.priority
-                ? Integer.compare(a.priority, b.priority)
-                : Long.compare(a.sequence, b.sequence));
+        (a, b) ->
+            a.time != b.time
+                ? Long.compare(a.time, b.time)
+                : a.priority != b.priority
+                    ? Integer.compare(a.priority, b.priority)
+                    : Long.compare(a.sequence, b.sequence));
     for (Entry expected : entries) {
       assertThat(queue.peekTime()).isEqualTo(expected.time);
       assertThat(queue.poll()).isSameAs(expected.event);

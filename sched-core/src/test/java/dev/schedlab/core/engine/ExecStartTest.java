@@ -21,7 +21,6 @@ final class ExecStartTest {
 
   private static final long MS = 1_000_000;
 
-
   @Test
   void taskThatRanThenSlept_execStartIsWhenItStopped() {
     // Runs 1 ms of work from t = 0 at full speed, then sleeps 5 ms.
@@ -59,8 +58,7 @@ final class ExecStartTest {
     // The switch happened within the last sampling step before lastSwitchNs. Had exec_start kept
     // the start of the waiting task's slice, it would lie a whole slice (base slice 1.4 ms on this
     // 2-CPU machine) earlier.
-    assertThat(sim.host.execStartNs(waiting.id))
-        .isBetween(lastSwitchNs - step, lastSwitchNs);
+    assertThat(sim.host.execStartNs(waiting.id)).isBetween(lastSwitchNs - step, lastSwitchNs);
   }
 
   @Test
@@ -80,12 +78,16 @@ final class ExecStartTest {
     // moved to the other, waits there too (its long virtual deadline does not preempt).
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("h0", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(new TaskSpec("w", SchedPolicy.NORMAL, 19, CpuMasks.of(2, 0, 1),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("h1", 2, 1), ScriptedWorkload.spin(), 1);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("h0", 2, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(
+                      new TaskSpec(
+                          "w", SchedPolicy.NORMAL, 19, CpuMasks.of(2, 0, 1), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                  host.spawn(pinned("h1", 2, 1), ScriptedWorkload.spin(), 1);
+                })
             .build();
     sim.advanceTo(1);
     Task w = sim.task(1);

@@ -26,23 +26,23 @@ final class IdleGovernorTest {
 
   @Test
   void typicalInterval_agreeingPeriods_isTheirMean() {
-    CpuRunqueue rq = withHistory(100 * US, 110 * US, 90 * US, 100 * US, 105 * US, 95 * US,
-        100 * US, 100 * US);
+    CpuRunqueue rq =
+        withHistory(100 * US, 110 * US, 90 * US, 100 * US, 105 * US, 95 * US, 100 * US, 100 * US);
     assertThat(IdleGovernor.typicalIntervalNs(rq)).isEqualTo(100 * US);
     assertThat(IdleGovernor.retainsTick(rq, MS)).isTrue();
   }
 
   @Test
   void typicalInterval_oneOutlier_isSetAside() {
-    CpuRunqueue rq = withHistory(100 * US, 100 * US, 100 * US, 100 * US, 100 * US, 100 * US,
-        100 * US, 50 * MS);
+    CpuRunqueue rq =
+        withHistory(100 * US, 100 * US, 100 * US, 100 * US, 100 * US, 100 * US, 100 * US, 50 * MS);
     assertThat(IdleGovernor.typicalIntervalNs(rq)).isEqualTo(100 * US);
   }
 
   @Test
   void typicalInterval_scatteredPeriods_noPrediction_tickStops() {
-    CpuRunqueue rq = withHistory(10 * US, 5 * MS, 200 * US, 40 * MS, 1 * US, 3 * MS, 700 * US,
-        90 * MS);
+    CpuRunqueue rq =
+        withHistory(10 * US, 5 * MS, 200 * US, 40 * MS, 1 * US, 3 * MS, 700 * US, 90 * MS);
     assertThat(IdleGovernor.typicalIntervalNs(rq)).isEqualTo(IdleGovernor.UNKNOWN);
     assertThat(IdleGovernor.retainsTick(rq, MS)).isFalse();
   }
@@ -60,13 +60,14 @@ final class IdleGovernorTest {
   }
 
   /**
-   * End to end: a task on CPU 1 that runs 100 µs and sleeps 130 µs keeps CPU 1's idle periods
-   * short (the period drifts against the 1 ms tick, so some ticks find CPU 1 busy). Without the governor every idle entry stops the tick and registers CPU 1 in {@code
-   * nohz.idle_cpus_mask}, which it leaves only at its next busy tick, so it is in the mask most of
-   * the time. With the governor its tick keeps running and it is registered only after an idle
-   * entry whose history holds three or more tick wakeups (then the prediction fails), which is
-   * rare. Measured: 100 % of the idle samples in the mask without, 19 % with; the margins: at
-   * least 70 % without, at most half of that with.
+   * End to end: a task on CPU 1 that runs 100 µs and sleeps 130 µs keeps CPU 1's idle periods short
+   * (the period drifts against the 1 ms tick, so some ticks find CPU 1 busy). Without the governor
+   * every idle entry stops the tick and registers CPU 1 in {@code nohz.idle_cpus_mask}, which it
+   * leaves only at its next busy tick, so it is in the mask most of the time. With the governor its
+   * tick keeps running and it is registered only after an idle entry whose history holds three or
+   * more tick wakeups (then the prediction fails), which is rare. Measured: 100 % of the idle
+   * samples in the mask without, 19 % with; the margins: at least 70 % without, at most half of
+   * that with.
    */
   @Test
   void shortSleeper_withGovernor_keepsItsTickAndMostlyStaysOutOfTheMask() {
@@ -94,11 +95,17 @@ final class IdleGovernorTest {
 
   private static EngineRun sleeper(boolean governor) {
     return EngineFixture.on("1n1l4c1t")
-        .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
-            .withRetainShortIdleTick(governor))
-        .tasks(host -> host.spawn(
-            EngineFixture.pinned("s", 4, 1),
-            ScriptedWorkload.runSleep(100 * US, 130 * US), 1))
+        .options(
+            EngineOptions.defaults()
+                .withoutBackground()
+                .withCheckInvariants(true)
+                .withRetainShortIdleTick(governor))
+        .tasks(
+            host ->
+                host.spawn(
+                    EngineFixture.pinned("s", 4, 1),
+                    ScriptedWorkload.runSleep(100 * US, 130 * US),
+                    1))
         .build();
   }
 }

@@ -12,14 +12,14 @@ import dev.schedlab.spi.view.WorkClass;
 import org.junit.jupiter.api.Test;
 
 /**
- * The invariant checker accepts a consistent engine and throws {@link InvariantViolation} for
- * each kind of corruption it is meant to catch: a task on a runqueue twice, a busy or nohz_full
- * ILB, a NOHZ mask out of step with the runqueues, a move that breaks affinity, and idle masks
- * out of step with {@code idle_cpu()} (a change of {@code rq->curr} that bypassed the refresh).
- * Over a run of short sleepers on an SMT2 machine, the incrementally maintained idle masks equal
- * the per-CPU predicates every 200 ns (newidle windows included) and, through the checker, at
- * every ILB kick. Without {@code check_invariants}, the cheap checks still run and a violation
- * names the invariant, the simulated time and the CPU or task.
+ * The invariant checker accepts a consistent engine and throws {@link InvariantViolation} for each
+ * kind of corruption it is meant to catch: a task on a runqueue twice, a busy or nohz_full ILB, a
+ * NOHZ mask out of step with the runqueues, a move that breaks affinity, and idle masks out of step
+ * with {@code idle_cpu()} (a change of {@code rq->curr} that bypassed the refresh). Over a run of
+ * short sleepers on an SMT2 machine, the incrementally maintained idle masks equal the per-CPU
+ * predicates every 200 ns (newidle windows included) and, through the checker, at every ILB kick.
+ * Without {@code check_invariants}, the cheap checks still run and a violation names the invariant,
+ * the simulated time and the CPU or task.
  */
 final class InvariantCheckerTest {
 
@@ -31,12 +31,19 @@ final class InvariantCheckerTest {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
             .options(EngineOptions.defaults().withCheckInvariants(full))
-            .tasks(host -> {
-              host.spawn(new TaskSpec("a", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-              host.spawn(new TaskSpec("b", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(
+                      new TaskSpec(
+                          "a", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                  host.spawn(
+                      new TaskSpec(
+                          "b", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                })
             .build();
     sim.advanceTo(3_000_000);
     return sim;
@@ -83,13 +90,16 @@ final class InvariantCheckerTest {
     // at times and partially busy at others.
     EngineRun sim =
         EngineFixture.on("1n1l4c2t")
-            .tasks(host -> {
-              for (int i = 0; i < 12; i++) {
-                host.spawn(new TaskSpec("t" + i, SchedPolicy.NORMAL, 0, CpuMasks.full(8),
-                    WorkClass.COMPUTE), ScriptedWorkload.runSleep(300_000, 600_000 + 100_000L * i),
-                    0);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int i = 0; i < 12; i++) {
+                    host.spawn(
+                        new TaskSpec(
+                            "t" + i, SchedPolicy.NORMAL, 0, CpuMasks.full(8), WorkClass.COMPUTE),
+                        ScriptedWorkload.runSleep(300_000, 600_000 + 100_000L * i),
+                        0);
+                  }
+                })
             .build();
     int sawPartialCore = 0;
     int sawFullCore = 0;
@@ -142,12 +152,13 @@ final class InvariantCheckerTest {
     rq.addHead(rq.tasks[0]);
     assertThatThrownBy(sim.invariants::sweep)
         .isInstanceOf(InvariantViolation.class)
-        .hasMessageStartingWith("invariant 'task on exactly one runqueue' violated at 0.003000 s"
-            + " simulated: ")
+        .hasMessageStartingWith(
+            "invariant 'task on exactly one runqueue' violated at 0.003000 s" + " simulated: ")
         .hasMessageContaining("2 times on CPU 0's runqueue");
     assertThatThrownBy(() -> running(false).invariants.checkIlbChoice(1, 0))
-        .hasMessageStartingWith("invariant 'ILB CPU idle' violated at 0.003000 s simulated:"
-            + " the ILB selector chose CPU 0, which is not idle (kicker CPU 1)");
+        .hasMessageStartingWith(
+            "invariant 'ILB CPU idle' violated at 0.003000 s simulated:"
+                + " the ILB selector chose CPU 0, which is not idle (kicker CPU 1)");
   }
 
   @Test

@@ -22,14 +22,27 @@ final class MemoryHomeTest {
   void homeIsTheFirstNode_andStaysThereAfterAMove() {
     EngineRun sim =
         EngineFixture.on("2n1l2c1t")
-            .tasks(host -> {
-              host.spawn(new TaskSpec("hog", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 1),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 1);
-              host.spawn(new TaskSpec("m", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0),
-                  WorkClass.MEMORY), ScriptedWorkload.spin(), 0);
-              host.spawn(new TaskSpec("w", SchedPolicy.NORMAL, 19, CpuMasks.of(4, 0, 1, 2, 3),
-                  WorkClass.MEMORY), ScriptedWorkload.spin(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(
+                      new TaskSpec(
+                          "hog", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 1), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      1);
+                  host.spawn(
+                      new TaskSpec("m", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0), WorkClass.MEMORY),
+                      ScriptedWorkload.spin(),
+                      0);
+                  host.spawn(
+                      new TaskSpec(
+                          "w",
+                          SchedPolicy.NORMAL,
+                          19,
+                          CpuMasks.of(4, 0, 1, 2, 3),
+                          WorkClass.MEMORY),
+                      ScriptedWorkload.spin(),
+                      0);
+                })
             .build();
     PerfStateView view = sim.perfView;
     sim.advanceTo(1);
@@ -65,27 +78,33 @@ final class MemoryHomeTest {
 
   /**
    * A spin is a poll loop: while a memory-bound task spins it does compute work, is not counted
-   * among its node's running memory-bound tasks, and touches no pages (no home yet); its first
-   * real run sets the home and counts.
+   * among its node's running memory-bound tasks, and touches no pages (no home yet); its first real
+   * run sets the home and counts.
    */
   @Test
   void spinOfAMemoryBoundTask_isComputeWork_andDoesNotFirstTouch() {
-    TaskProgram spinThenRun = new TaskProgram() {
-      private int step;
+    TaskProgram spinThenRun =
+        new TaskProgram() {
+          private int step;
 
-      @Override
-      public void next(TaskControl control) {
-        switch (step++) {
-          case 0 -> control.spin(5_000);
-          case 1 -> control.run(5_000);
-          default -> control.block();
-        }
-      }
-    };
+          @Override
+          public void next(TaskControl control) {
+            switch (step++) {
+              case 0 -> control.spin(5_000);
+              case 1 -> control.run(5_000);
+              default -> control.block();
+            }
+          }
+        };
     EngineRun sim =
         EngineFixture.on("2n1l2c1t")
-            .tasks(host -> host.spawn(new TaskSpec("m", SchedPolicy.NORMAL, 0,
-                CpuMasks.of(4, 2), WorkClass.MEMORY), spinThenRun, 2))
+            .tasks(
+                host ->
+                    host.spawn(
+                        new TaskSpec(
+                            "m", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 2), WorkClass.MEMORY),
+                        spinThenRun,
+                        2))
             .build();
     PerfStateView view = sim.perfView;
 

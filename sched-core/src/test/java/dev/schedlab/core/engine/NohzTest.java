@@ -11,17 +11,15 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * NO_HZ and NOHZ idle balancing follow kernel-facts §3: idle CPUs stop their tick and register
- * in {@code nohz.idle_cpus_mask}; a woken CPU leaves it on its first busy tick, not at wakeup;
- * busy nohz_full CPUs stop their tick and, under the transition-only rule, are not registered
- * when they go idle (the fixed rule registers them); kicks follow {@code nohz_balancer_kick()};
- * the ILB visits the mask wrapping from {@code ilb + 1}, itself last; nohz_full CPUs are never
- * the ILB.
+ * NO_HZ and NOHZ idle balancing follow kernel-facts §3: idle CPUs stop their tick and register in
+ * {@code nohz.idle_cpus_mask}; a woken CPU leaves it on its first busy tick, not at wakeup; busy
+ * nohz_full CPUs stop their tick and, under the transition-only rule, are not registered when they
+ * go idle (the fixed rule registers them); kicks follow {@code nohz_balancer_kick()}; the ILB
+ * visits the mask wrapping from {@code ilb + 1}, itself last; nohz_full CPUs are never the ILB.
  */
 final class NohzTest {
 
   private static final long MS = 1_000_000;
-
 
   @Test
   void idleMachine_atStart_everyCpuTicklessAndRegistered() {
@@ -67,8 +65,8 @@ final class NohzTest {
   void nohzFullCpu_goingIdleWithStoppedTick_transitionOnlyRuleMissesIt() {
     EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "nohz_full=1-3"))
-            .tasks(host -> host.spawn(
-                pinned("a", 4, 2), ScriptedWorkload.runOnceThenBlock(5 * MS), 0))
+            .tasks(
+                host -> host.spawn(pinned("a", 4, 2), ScriptedWorkload.runOnceThenBlock(5 * MS), 0))
             .build();
     sim.advanceTo(20 * MS);
     assertThat(sim.state.isIdle(2)).isTrue();
@@ -81,8 +79,8 @@ final class NohzTest {
     EngineRun sim =
         EngineFixture.on(nohzFull("1n1l4c1t", "nohz_full=1-3"))
             .nohz(TestPlugins.registerAlways())
-            .tasks(host -> host.spawn(
-                pinned("a", 4, 2), ScriptedWorkload.runOnceThenBlock(5 * MS), 0))
+            .tasks(
+                host -> host.spawn(pinned("a", 4, 2), ScriptedWorkload.runOnceThenBlock(5 * MS), 0))
             .build();
     sim.advanceTo(20 * MS);
     assertThat(sim.state.isIdle(2)).isTrue();
@@ -114,10 +112,11 @@ final class NohzTest {
   void kick_twoBusyCpusInLlc_balanceKicks() {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 1), ScriptedWorkload.spin(), 1);
-              host.spawn(pinned("b", 4, 3), ScriptedWorkload.spin(), 3);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 1), ScriptedWorkload.spin(), 1);
+                  host.spawn(pinned("b", 4, 3), ScriptedWorkload.spin(), 3);
+                })
             .build();
     sim.advanceTo(200 * MS);
     assertThat(sim.engine.llcShared.nrBusyCpus(0)).isEqualTo(2);
@@ -128,11 +127,12 @@ final class NohzTest {
   void kick_everyCpuBusy_noKicksOnceTheMaskIsEmpty() {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .tasks(host -> {
-              for (int cpu = 0; cpu < 4; cpu++) {
-                host.spawn(pinned("t" + cpu, 4, cpu), ScriptedWorkload.spin(), cpu);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int cpu = 0; cpu < 4; cpu++) {
+                    host.spawn(pinned("t" + cpu, 4, cpu), ScriptedWorkload.spin(), cpu);
+                  }
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.nohzIdleMask.isEmpty()).isTrue();
@@ -142,7 +142,10 @@ final class NohzTest {
   }
 
   private static final EngineOptions BOOT_STAMPS =
-      EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSpreadBalanceStamps(false);
+      EngineOptions.defaults()
+          .withoutBackground()
+          .withCheckInvariants(true)
+          .withSpreadBalanceStamps(false);
 
   @Test
   void ilbPass_visitsIdleMaskFromIlbPlusOneWrappingItselfLast() {
@@ -181,10 +184,7 @@ final class NohzTest {
 
   @Test
   void ilbChoice_neverANohzFullCpu() {
-    EngineRun sim =
-        EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-3"))
-            .twoHogs(5)
-            .build();
+    EngineRun sim = EngineFixture.on(nohzFull("1n1l8c1t", "nohz_full=0-3")).twoHogs(5).build();
     sim.advanceTo(300 * MS);
     assertThat(sim.stats.ilbChoices).isPositive();
     for (int cpu = 0; cpu < 4; cpu++) {
@@ -216,14 +216,18 @@ final class NohzTest {
     long visitNs = 100_000;
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
-                .withIlbPerCpuVisitedNs(visitNs))
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);
-              host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 2);
-              // Runs 1 µs on CPU 0, then sleeps until 1.05 ms: into the pass kicked at 1 ms.
-              host.spawn(pinned("w", 4, 0), ScriptedWorkload.runSleep(1_000, 1_049_000), 0);
-            })
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withIlbPerCpuVisitedNs(visitNs))
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 2), ScriptedWorkload.spin(), 2);
+                  host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 2);
+                  // Runs 1 µs on CPU 0, then sleeps until 1.05 ms: into the pass kicked at 1 ms.
+                  host.spawn(pinned("w", 4, 0), ScriptedWorkload.runSleep(1_000, 1_049_000), 0);
+                })
             .build();
     sim.advanceTo(MS + 3_000);
     assertThat(sim.rq(0).phase).isEqualTo(CpuPhase.IDLE_SOFTIRQ);
@@ -234,7 +238,8 @@ final class NohzTest {
 
     sim.advanceTo(1_050_000 + visitNs + 1);
     Task w = sim.task(2);
-    assertThat(w.state).as("woken at 1.05 ms, running after one more visit")
+    assertThat(w.state)
+        .as("woken at 1.05 ms, running after one more visit")
         .isEqualTo(TaskState.RUNNING);
     assertThat(sim.counters.snapshot()).containsEntry("engine.ilb_aborts", 1L);
     assertThat(sim.stats.ilbDuration.count()).isEqualTo(1);
@@ -249,11 +254,12 @@ final class NohzTest {
     var hw = TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.5));
     EngineRun sim =
         EngineFixture.on(hw)
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 4, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("c", 4, 1), ScriptedWorkload.spin(), 1);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("b", 4, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("c", 4, 1), ScriptedWorkload.spin(), 1);
+                })
             .build();
     sim.advanceTo(500 * MS);
     for (int cpu = 0; cpu < 2; cpu++) {
@@ -272,10 +278,7 @@ final class NohzTest {
 
   @Test
   void isolatedCpu_hasNoDomains_neverRegistersBalancesOrKicks() {
-    EngineRun sim =
-        EngineFixture.on(nohzFull("1n1l4c1t", "isolcpus=domain,3"))
-            .twoHogs(3)
-            .build();
+    EngineRun sim = EngineFixture.on(nohzFull("1n1l4c1t", "isolcpus=domain,3")).twoHogs(3).build();
     sim.advanceTo(200 * MS);
     assertThat(sim.domains.domains(3)).isEmpty();
     assertThat(sim.nohzIdleMask.test(3)).isFalse();

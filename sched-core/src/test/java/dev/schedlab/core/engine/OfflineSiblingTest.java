@@ -7,10 +7,9 @@ import dev.schedlab.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
- * An offline SMT thread does not keep its core from being idle: the kernel's {@code
- * cpu_smt_mask()} loses a CPU at hotplug, so {@code is_core_idle()} and {@code
- * select_idle_core()} look at the online threads only (hwloc's {@code 16em64t-4s2c2t-offlines}
- * has such cores).
+ * An offline SMT thread does not keep its core from being idle: the kernel's {@code cpu_smt_mask()}
+ * loses a CPU at hotplug, so {@code is_core_idle()} and {@code select_idle_core()} look at the
+ * online threads only (hwloc's {@code 16em64t-4s2c2t-offlines} has such cores).
  */
 final class OfflineSiblingTest {
 
@@ -25,10 +24,10 @@ final class OfflineSiblingTest {
 
   @Test
   void aCoreWhoseOtherThreadIsOfflineIsIdleWhenItsOnlineThreadIs() {
-    EngineRun sim = EngineFixture.on(TestMachines.hardware(topology(),
-            new TestMachines.UnitSpeed(topology())))
-        .duration(1_000_000L)
-        .build();
+    EngineRun sim =
+        EngineFixture.on(TestMachines.hardware(topology(), new TestMachines.UnitSpeed(topology())))
+            .duration(1_000_000L)
+            .build();
     assertThat(sim.state.isIdle(1)).isTrue();
     assertThat(sim.state.isCoreIdle(1)).isTrue();
     assertThat(sim.state.idleCoreMask().test(1)).isTrue();

@@ -26,7 +26,6 @@ final class SchedulerTest {
 
   private static final long MS = 1_000_000;
 
-
   @Test
   void baseSlice_scalesWithLogOfCpuCount() {
     assertThat(nice0Slice("1n1l1c1t")).isEqualTo(700_000);
@@ -38,8 +37,15 @@ final class SchedulerTest {
   private static long nice0Slice(String shape) {
     EngineRun sim = EngineFixture.on(shape).build();
     int nrCpuIds = sim.ctx.topology.nrCpuIds();
-    Task task = new Task(0, "t", SchedPolicy.NORMAL, 0, CpuMasks.of(nrCpuIds, 0),
-        WorkClass.COMPUTE, ScriptedWorkload.spin());
+    Task task =
+        new Task(
+            0,
+            "t",
+            SchedPolicy.NORMAL,
+            0,
+            CpuMasks.of(nrCpuIds, 0),
+            WorkClass.COMPUTE,
+            ScriptedWorkload.spin());
     return sim.engine.fair.vslice(task);
   }
 
@@ -76,11 +82,15 @@ final class SchedulerTest {
   void niceFiveAgainstNiceZero_shareByWeight() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(new TaskSpec("b", SchedPolicy.NORMAL, 5, CpuMasks.of(2, 0),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(
+                      new TaskSpec(
+                          "b", SchedPolicy.NORMAL, 5, CpuMasks.of(2, 0), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                })
             .build();
     sim.advanceTo(2000 * MS);
     double a = sim.task(0).sumExecNs;
@@ -90,26 +100,30 @@ final class SchedulerTest {
 
   @Test
   void schedIdleTask_wakingNormalTask_preemptsAtOnce() {
-    TaskProgram waker = new TaskProgram() {
-      private int step;
+    TaskProgram waker =
+        new TaskProgram() {
+          private int step;
 
-      @Override
-      public void next(TaskControl control) {
-        step++;
-        if (step == 1) {
-          control.sleep(10 * MS);
-        } else {
-          control.run(1e9);
-        }
-      }
-    };
+          @Override
+          public void next(TaskControl control) {
+            step++;
+            if (step == 1) {
+              control.sleep(10 * MS);
+            } else {
+              control.run(1e9);
+            }
+          }
+        };
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(new TaskSpec("bg", SchedPolicy.IDLE, 0, CpuMasks.of(2, 0),
-                  WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("n", 2, 0), waker, 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(
+                      new TaskSpec("bg", SchedPolicy.IDLE, 0, CpuMasks.of(2, 0), WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                  host.spawn(pinned("n", 2, 0), waker, 0);
+                })
             .build();
     sim.advanceTo(10 * MS + 1);
     assertThat(sim.rq(0).curr).isSameAs(sim.task(1));
@@ -122,8 +136,7 @@ final class SchedulerTest {
   void avgIdle_afterAnIdlePeriod_movesAnEighthTowardsTheSample() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> host.spawn(
-                pinned("a", 2, 1), ScriptedWorkload.runSleep(MS, 200_000), 1))
+            .tasks(host -> host.spawn(pinned("a", 2, 1), ScriptedWorkload.runSleep(MS, 200_000), 1))
             .build();
     sim.advanceTo(MS + 100_000);
     CpuRunqueue rq = sim.rq(1);
@@ -142,10 +155,11 @@ final class SchedulerTest {
   void idleToTaskSwitches_countSmtContentionBySiblingState() {
     EngineRun sim =
         EngineFixture.on("1n1l2c2t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("b", 4, 2), ScriptedWorkload.spin(), 0);
+                })
             .build();
     sim.advanceTo(MS / 2);
     assertThat(sim.stats.smtNoContention).isEqualTo(1);
@@ -154,11 +168,7 @@ final class SchedulerTest {
 
   @Test
   void wastedCore_idleCpuBesideWaitingTask_accruesTheWholeTime() {
-    EngineRun sim =
-        EngineFixture.on("1n1l2c1t")
-            .duration(100 * MS)
-            .twoHogs(0)
-            .build();
+    EngineRun sim = EngineFixture.on("1n1l2c1t").duration(100 * MS).twoHogs(0).build();
     var result = sim.run();
     assertThat((double) result.wastedCoreNs()).isCloseTo(100.0 * MS, within(0.1 * MS));
     assertThat(result.anyWastedNs()).isEqualTo(result.wastedCoreNs());
@@ -169,10 +179,11 @@ final class SchedulerTest {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .duration(100 * MS)
-            .tasks(host -> {
-              host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 2, 1), ScriptedWorkload.spin(), 1);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 2, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("b", 2, 1), ScriptedWorkload.spin(), 1);
+                })
             .build();
     assertThat(sim.run().wastedCoreNs()).isZero();
   }
@@ -180,15 +191,15 @@ final class SchedulerTest {
   @Test
   void work_progressesAtModelSpeed_andSlowsWhileSiblingBusy() {
     Topology topology = TestMachines.shape("1n1l2c2t");
-    HardwareModel hw =
-        TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.5));
+    HardwareModel hw = TestMachines.hardware(topology, new TestMachines.SmtCoRun(topology, 0.5));
     EngineRun sim =
         EngineFixture.on(hw)
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 4, 1), ScriptedWorkload.spin(), 1);
-              host.spawn(pinned("c", 4, 3), ScriptedWorkload.runOnceThenBlock(50 * MS), 3);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("b", 4, 1), ScriptedWorkload.spin(), 1);
+                  host.spawn(pinned("c", 4, 3), ScriptedWorkload.runOnceThenBlock(50 * MS), 3);
+                })
             .build();
     sim.advanceTo(100 * MS);
     sim.rq(0).updateCurr(sim.ctx.now());
@@ -207,12 +218,15 @@ final class SchedulerTest {
   void balancing_eightTasksForkedOnFourCpus_endTwoPerCpu() {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .tasks(host -> {
-              for (int i = 0; i < 8; i++) {
-                host.spawn(new TaskSpec("t" + i, SchedPolicy.NORMAL, 0, null,
-                    WorkClass.COMPUTE), ScriptedWorkload.spin(), 0);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int i = 0; i < 8; i++) {
+                    host.spawn(
+                        new TaskSpec("t" + i, SchedPolicy.NORMAL, 0, null, WorkClass.COMPUTE),
+                        ScriptedWorkload.spin(),
+                        0);
+                  }
+                })
             .build();
     sim.advanceTo(500 * MS);
     for (int cpu = 0; cpu < 4; cpu++) {
@@ -224,12 +238,15 @@ final class SchedulerTest {
   void balancing_cpuGoingIdleBesideOverloadedCpu_pullsTheMovableTask() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("pinned", 2, 0), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("short", 2, 1), ScriptedWorkload.runOnceThenBlock(20 * MS), 1);
-              host.spawn(new TaskSpec("free", SchedPolicy.NORMAL, 0, null, WorkClass.COMPUTE),
-                  ScriptedWorkload.spin(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("pinned", 2, 0), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("short", 2, 1), ScriptedWorkload.runOnceThenBlock(20 * MS), 1);
+                  host.spawn(
+                      new TaskSpec("free", SchedPolicy.NORMAL, 0, null, WorkClass.COMPUTE),
+                      ScriptedWorkload.spin(),
+                      0);
+                })
             .build();
     sim.advanceTo(10 * MS);
     // Both CPUs were busy at fork time: the fork path kept the new task local.
@@ -244,9 +261,13 @@ final class SchedulerTest {
   void affinity_programSpawnsOutsideOnlineCpus_rejected() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> host.spawn(
-                new TaskSpec("x", SchedPolicy.NORMAL, 0, CpuMasks.empty(2), WorkClass.COMPUTE),
-                ScriptedWorkload.spin(), 0))
+            .tasks(
+                host ->
+                    host.spawn(
+                        new TaskSpec(
+                            "x", SchedPolicy.NORMAL, 0, CpuMasks.empty(2), WorkClass.COMPUTE),
+                        ScriptedWorkload.spin(),
+                        0))
             .build();
     assertThatThrownBy(() -> sim.advanceTo(0))
         .isInstanceOf(IllegalArgumentException.class)
@@ -269,34 +290,42 @@ final class SchedulerTest {
     int[] runs = new int[1];
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              int sleeper = host.spawn(pinned("s", 2, 1), new TaskProgram() {
-                private boolean ran;
+            .tasks(
+                host -> {
+                  int sleeper =
+                      host.spawn(
+                          pinned("s", 2, 1),
+                          new TaskProgram() {
+                            private boolean ran;
 
-                @Override
-                public void next(TaskControl control) {
-                  if (!ran) {
-                    ran = true;
-                    control.run(5 * MS);
-                  } else {
-                    runs[0]++;
-                    control.block();
-                  }
-                }
-              }, 1);
-              host.spawn(pinned("w", 2, 0), new TaskProgram() {
-                private boolean woke;
+                            @Override
+                            public void next(TaskControl control) {
+                              if (!ran) {
+                                ran = true;
+                                control.run(5 * MS);
+                              } else {
+                                runs[0]++;
+                                control.block();
+                              }
+                            }
+                          },
+                          1);
+                  host.spawn(
+                      pinned("w", 2, 0),
+                      new TaskProgram() {
+                        private boolean woke;
 
-                @Override
-                public void next(TaskControl control) {
-                  if (!woke) {
-                    woke = true;
-                    control.wake(sleeper);
-                  }
-                  control.run(1e9);
-                }
-              }, 0);
-            })
+                        @Override
+                        public void next(TaskControl control) {
+                          if (!woke) {
+                            woke = true;
+                            control.wake(sleeper);
+                          }
+                          control.run(1e9);
+                        }
+                      },
+                      0);
+                })
             .build();
     sim.advanceTo(20 * MS);
     // The wake came while s was running; its first block consumed it, its second blocked.

@@ -9,15 +9,14 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link SdLlcShared}, built on a bare {@link EngineContext}: SIS_UTIL's {@code nr_idle_scan}
  * follows {@code update_idle_cpu_scan()} (the whole LLC when idle, less as the LLC's mean {@code
- * cpu_util_cfs()} grows, nothing once it is saturated), and {@code nr_busy_cpus} counts a CPU
- * out once however often it is marked idle.
+ * cpu_util_cfs()} grows, nothing once it is saturated), and {@code nr_busy_cpus} counts a CPU out
+ * once however often it is marked idle.
  */
 final class SdLlcSharedTest {
 
   private static EngineContext context(String shape) {
     HardwareModel hardware = TestMachines.unit(shape);
-    EngineSetup setup =
-        TestMachines.setup(hardware, ScriptedWorkload.of(host -> {}), 1_000_000, 1);
+    EngineSetup setup = TestMachines.setup(hardware, ScriptedWorkload.of(host -> {}), 1_000_000, 1);
     return new EngineContext(setup, SchedDomains.build(hardware.topology()));
   }
 

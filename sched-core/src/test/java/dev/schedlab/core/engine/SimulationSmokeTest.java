@@ -20,9 +20,12 @@ final class SimulationSmokeTest {
 
   @Test
   void cpuBound_taskPerCpu_fullThroughputNoIlb() {
-    var setup = TestMachines.setup(
-        TestMachines.unit("2n1l4c2t"),
-        PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()), DURATION, 1);
+    var setup =
+        TestMachines.setup(
+            TestMachines.unit("2n1l4c2t"),
+            PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()),
+            DURATION,
+            1);
     SimulationResult result = new Simulation(setup).run();
     // 16 CPUs × 0.2 s, in 10 ms chunks of which the last is unfinished: 19 of 20 per task.
     assertThat(result.workload().extra().get("chunks")).isEqualTo(16 * 19.0);
@@ -35,9 +38,12 @@ final class SimulationSmokeTest {
 
   @Test
   void barrier_threadPerCore_wakeupsCostTheIpiAndSiblingsRunTheIlb() {
-    var setup = TestMachines.setup(
-        TestMachines.unit("2n1l4c2t"),
-        PolicyBinding.withDefaults(new BarrierWorkloadProvider()), DURATION, 1);
+    var setup =
+        TestMachines.setup(
+            TestMachines.unit("2n1l4c2t"),
+            PolicyBinding.withDefaults(new BarrierWorkloadProvider()),
+            DURATION,
+            1);
     SimulationResult result = new Simulation(setup).run();
     // 5 ms per iteration with 2 µs wakeups: ~39 iterations in 200 ms.
     assertThat(result.workload().extra().get("iterations")).isBetween(38.0, 40.0);
@@ -48,13 +54,14 @@ final class SimulationSmokeTest {
     // A kick's softirq runs only where a kick IPI arrived, at most once per IPI.
     assertThat(result.softirqsFromKick()).isPositive().isLessThanOrEqualTo(result.ilb().ipis());
     assertThat(result.schedstat().cpus()).hasSize(16);
-    assertThat(result.schedstat().cpus().get(0).domains()).extracting("name")
+    assertThat(result.schedstat().cpus().get(0).domains())
+        .extracting("name")
         .containsExactly("SMT", "MC", "NUMA");
     // Every fork and wakeup is placed once, under one path: forks by the slow path, the
     // barrier's wakeups back onto their idle previous CPU (the target, since the waker's CPU is
     // busy and wake_affine_idle() keeps an idle prev).
-    long wakeups = result.schedstat().cpus().stream().mapToLong(c -> c.counters().ttwuCount())
-        .sum();
+    long wakeups =
+        result.schedstat().cpus().stream().mapToLong(c -> c.counters().ttwuCount()).sum();
     assertThat(java.util.Arrays.stream(result.placementPaths()).sum())
         .isEqualTo(result.tasksCreated() + wakeups);
     assertThat(result.placements(PlacementPath.SLOW)).isEqualTo(result.tasksCreated());

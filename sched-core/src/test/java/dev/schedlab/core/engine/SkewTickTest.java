@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
  * {@code skew_tick=1}: CPU n's tick, and so its {@code nohz_balancer_kick()}, fires n × (TICK_NSEC
  * / 2) / num_possible_cpus() after the jiffy boundary ({@code tick_setup_sched_timer()}); without
  * it every tick fires at the boundary. Observed through the kick calls of five busy CPUs (1-5) on
- * an 8-CPU machine whose other CPUs idle in {@code nohz.idle_cpus_mask}: at HZ 1000 the step is
- * 500 µs / 8 = 62.5 µs. Aligned, all five kick in the same instant; skewed, the first kick's
- * pass is over before the next CPU ticks, so most kicks come from CPU 1.
+ * an 8-CPU machine whose other CPUs idle in {@code nohz.idle_cpus_mask}: at HZ 1000 the step is 500
+ * µs / 8 = 62.5 µs. Aligned, all five kick in the same instant; skewed, the first kick's pass is
+ * over before the next CPU ticks, so most kicks come from CPU 1.
  */
 final class SkewTickTest {
 
@@ -29,8 +29,9 @@ final class SkewTickTest {
     // the later CPUs tick, yet some kicks come from others.
     assertThat(kicks).extracting(Kick::cpu).contains(1, 2);
     for (Kick kick : kicks) {
-      assertThat(kick.nowNs() % MS).as("kick from CPU %d", kick.cpu()).isEqualTo(
-          kick.cpu() * 62_500L);
+      assertThat(kick.nowNs() % MS)
+          .as("kick from CPU %d", kick.cpu())
+          .isEqualTo(kick.cpu() * 62_500L);
     }
   }
 
@@ -47,21 +48,27 @@ final class SkewTickTest {
     List<Kick> kicks = new ArrayList<>();
     EngineRun sim =
         EngineFixture.on("1n1l8c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSkewTick(skew))
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withSkewTick(skew))
             .duration(200 * MS)
-            .tasks(host -> {
-              for (int cpu = 1; cpu <= 5; cpu++) {
-                host.spawn(EngineFixture.pinned("busy" + cpu, 8, cpu), ScriptedWorkload.spin(),
-                    cpu);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int cpu = 1; cpu <= 5; cpu++) {
+                    host.spawn(
+                        EngineFixture.pinned("busy" + cpu, 8, cpu), ScriptedWorkload.spin(), cpu);
+                  }
+                })
             .build();
-    sim.listener(new SimulationListener() {
-      @Override
-      public void ilbKick(long nowNs, int kickerCpu, int ilbCpu) {
-        kicks.add(new Kick(nowNs, kickerCpu));
-      }
-    });
+    sim.listener(
+        new SimulationListener() {
+          @Override
+          public void ilbKick(long nowNs, int kickerCpu, int ilbCpu) {
+            kicks.add(new Kick(nowNs, kickerCpu));
+          }
+        });
     sim.run();
     return kicks;
   }

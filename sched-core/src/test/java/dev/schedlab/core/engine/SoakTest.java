@@ -10,18 +10,19 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ten simulated seconds of a 352-CPU machine (2 nodes × 88 cores × SMT2, siblings n/n+176, as
- * Vera) with the invariant checker on: a CPU-bound task per CPU keeps every CPU busy with no
- * invariant broken; a one-thread-per-core barrier workload exercises wakeups, newidle and NOHZ
- * idle balancing for a shorter time.
+ * Ten simulated seconds of a 352-CPU machine (2 nodes × 88 cores × SMT2, siblings n/n+176, as Vera)
+ * with the invariant checker on: a CPU-bound task per CPU keeps every CPU busy with no invariant
+ * broken; a one-thread-per-core barrier workload exercises wakeups, newidle and NOHZ idle balancing
+ * for a shorter time.
  */
 final class SoakTest {
 
   @Test
   void vera352_cpuBound_tenSeconds_everyCpuBusyAndInvariantsHold() {
     var hw = TestMachines.unit("2n1l88c2t");
-    var setup = TestMachines.setup(
-        hw, PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()), 10_000_000_000L, 11);
+    var setup =
+        TestMachines.setup(
+            hw, PolicyBinding.withDefaults(new CpuBoundWorkloadProvider()), 10_000_000_000L, 11);
     SimulationResult result = new Simulation(setup).run();
     assertThat(result.nrCpus()).isEqualTo(352);
     assertThat(result.simulatedNs()).isEqualTo(10_000_000_000L);
@@ -37,8 +38,9 @@ final class SoakTest {
   void vera352_barrierOnePerCore_oneSecond_invariantsHold() {
     var hw = TestMachines.unit("2n1l88c2t");
     var provider = new BarrierWorkloadProvider();
-    var binding = new PolicyBinding<dev.schedlab.spi.WorkloadProvider>(
-        provider, provider.descriptor().resolve(Map.of("work_us", "2000")));
+    var binding =
+        new PolicyBinding<dev.schedlab.spi.WorkloadProvider>(
+            provider, provider.descriptor().resolve(Map.of("work_us", "2000")));
     var setup = TestMachines.setup(hw, binding, 1_000_000_000L, 5);
     SimulationResult result = new Simulation(setup).run();
     assertThat(result.workload().extra().get("iterations")).isGreaterThan(400.0);

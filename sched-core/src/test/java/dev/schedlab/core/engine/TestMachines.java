@@ -96,7 +96,9 @@ final class TestMachines {
 
   /** A setup with the built-in policies and default options, invariants on. */
   static EngineSetup setup(
-      HardwareModel hardware, PolicyBinding<WorkloadProvider> workload, long durationNs,
+      HardwareModel hardware,
+      PolicyBinding<WorkloadProvider> workload,
+      long durationNs,
       long seed) {
     return new EngineSetup(
         hardware,

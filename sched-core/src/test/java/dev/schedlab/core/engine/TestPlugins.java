@@ -66,8 +66,8 @@ final class TestPlugins {
     return new WakeupPolicyProvider() {
       @Override
       public PluginDescriptor descriptor() {
-        return PluginDescriptor.builder("test.vote-" + vote.name().toLowerCase(),
-                PluginKind.WAKEUP_POLICY)
+        return PluginDescriptor.builder(
+                "test.vote-" + vote.name().toLowerCase(), PluginKind.WAKEUP_POLICY)
             .description("votes " + vote)
             .build();
       }

@@ -11,8 +11,8 @@ import dev.schedlab.spi.view.WorkClass;
 import org.junit.jupiter.api.Test;
 
 /**
- * Wakeup placement follows kernel-facts §5: {@code select_idle_sibling()} prefers a fully idle
- * SMT core while {@code has_idle_cores} is set and takes the first idle CPU otherwise; {@code
+ * Wakeup placement follows kernel-facts §5: {@code select_idle_sibling()} prefers a fully idle SMT
+ * core while {@code has_idle_cores} is set and takes the first idle CPU otherwise; {@code
  * choose_idle_cpu()} counts a SCHED_IDLE-only runqueue as idle for non-idle wakees only, unless a
  * {@code WakeupPolicy} votes otherwise; forks spread over idle CPUs.
  */
@@ -29,17 +29,18 @@ final class WakeupPlacementTest {
   }
 
   /**
-   * 1n1l3c2t split: cores {0,3}, {1,4}, {2,5}. CPUs 1 and 5 are busy; a wakee whose target is
-   * CPU 1 scans from CPU 2, which is idle but on core {2,5} with a busy sibling.
+   * 1n1l3c2t split: cores {0,3}, {1,4}, {2,5}. CPUs 1 and 5 are busy; a wakee whose target is CPU 1
+   * scans from CPU 2, which is idle but on core {2,5} with a busy sibling.
    */
   private static EngineRun busyOneAndFive(SchedPolicy wakeePolicy) {
     EngineRun sim =
         EngineFixture.on("1n1l3c2t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 6, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
-              host.spawn(pinned("b", 6, 5, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 5);
-              host.spawn(free("wakee", wakeePolicy), ScriptedWorkload.blockForever(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 6, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
+                  host.spawn(pinned("b", 6, 5, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 5);
+                  host.spawn(free("wakee", wakeePolicy), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(5 * MS);
     return sim;
@@ -78,11 +79,12 @@ final class WakeupPlacementTest {
   void idleCoreScanWithoutIdleCore_clearsHasIdleCores() {
     EngineRun sim =
         EngineFixture.on("1n1l2c2t")
-            .tasks(host -> {
-              host.spawn(pinned("a", 4, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("b", 4, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
-              host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 4, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("b", 4, 1, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 1);
+                  host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(5 * MS);
     Task wakee = sim.task(2);
@@ -98,13 +100,19 @@ final class WakeupPlacementTest {
     // SIS_UTIL off: with both CPUs at full utilisation it would stop the scan altogether.
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
-            .tasks(host -> {
-              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
-              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-              host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
-            })
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withSisUtil(false))
+            .tasks(
+                host -> {
+                  host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+                  host.spawn(
+                      free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                  host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.state.isSchedIdleRq(1)).isTrue();
@@ -127,11 +135,13 @@ final class WakeupPlacementTest {
   void selectIdleCpu_sisUtilWithFullyBusyLlc_scansNothing() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .tasks(host -> {
-              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
-              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+                  host.spawn(
+                      free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(300 * MS);
     assertThat(sim.engine.llcShared.nrIdleScan(0)).isZero();
@@ -145,11 +155,13 @@ final class WakeupPlacementTest {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.NO))
-            .tasks(host -> {
-              host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
-              host.spawn(free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("busy", 2, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+                  host.spawn(
+                      free("normal", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(2))).isFalse();
@@ -162,10 +174,11 @@ final class WakeupPlacementTest {
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.ABSTAIN))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.NO))
-            .tasks(host -> {
-              host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
-              host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("bg", 2, 1, SchedPolicy.IDLE), ScriptedWorkload.spin(), 1);
+                  host.spawn(free("idle", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 0);
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.engine.chain.chooseIdleCpu(1, sim.task(1))).isTrue();
@@ -175,11 +188,12 @@ final class WakeupPlacementTest {
   void fork_asManyTasksAsCpus_oneTaskPerCpu() {
     EngineRun sim =
         EngineFixture.on("2n1l4c2t")
-            .tasks(host -> {
-              for (int i = 0; i < 16; i++) {
-                host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int i = 0; i < 16; i++) {
+                    host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  }
+                })
             .build();
     sim.advanceTo(MS / 2);
     for (int cpu = 0; cpu < 16; cpu++) {
@@ -191,11 +205,12 @@ final class WakeupPlacementTest {
   void fork_halfAsManyTasksAsCpus_oneTaskPerCore() {
     EngineRun sim =
         EngineFixture.on("2n1l4c2t")
-            .tasks(host -> {
-              for (int i = 0; i < 8; i++) {
-                host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-              }
-            })
+            .tasks(
+                host -> {
+                  for (int i = 0; i < 8; i++) {
+                    host.spawn(free("t" + i, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  }
+                })
             .build();
     sim.advanceTo(MS / 2);
     for (int core = 0; core < 8; core++) {
@@ -206,18 +221,23 @@ final class WakeupPlacementTest {
 
   /**
    * 1n1l2c1t: a SCHED_IDLE waker spins alone on CPU 0, CPU 1 is idle, and a SCHED_IDLE wakee last
-   * ran on CPU 1. {@code vote} stands for the SCHED_IDLE rule (YES: the rule before the wakee
-   * fix; ABSTAIN: the engine default, the fixed rule).
+   * ran on CPU 1. {@code vote} stands for the SCHED_IDLE rule (YES: the rule before the wakee fix;
+   * ABSTAIN: the engine default, the fixed rule).
    */
   private static EngineRun idleWakerAloneOnCpu0(WakeupPolicy.Vote vote) {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(vote))
-            .tasks(host -> {
-              host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
-              host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+                  host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.rq(0).nr).isEqualTo(1);
@@ -231,16 +251,18 @@ final class WakeupPlacementTest {
     EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
     // wake_affine_idle(): sync and nr_running == 1 give the waker's CPU although prev is idle;
     // select_idle_sibling() accepts it because its only task is SCHED_IDLE.
-    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0,
-        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
+    int cpu =
+        sim.engine.selectTaskRq.selectTaskRqFair(
+            sim.task(1), 1, 0, SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(0);
   }
 
   @Test
   void syncWakeup_schedIdleAwareRule_keepsIdlePrev() {
     EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.ABSTAIN);
-    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0,
-        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
+    int cpu =
+        sim.engine.selectTaskRq.selectTaskRqFair(
+            sim.task(1), 1, 0, SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
@@ -248,8 +270,9 @@ final class WakeupPlacementTest {
   void plainWakeup_oldSchedIdleRule_keepsIdlePrev() {
     EngineRun sim = idleWakerAloneOnCpu0(WakeupPolicy.Vote.YES);
     // Without sync wake_affine_idle() returns the idle prev, which select_idle_sibling() keeps.
-    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(1), 1, 0, SelectTaskRq.WF_TTWU,
-        sim.task(0));
+    int cpu =
+        sim.engine.selectTaskRq.selectTaskRqFair(
+            sim.task(1), 1, 0, SelectTaskRq.WF_TTWU, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
@@ -257,28 +280,34 @@ final class WakeupPlacementTest {
   void syncWakeup_wakerNotAlone_noSyncShortcut() {
     EngineRun sim =
         EngineFixture.on("1n1l2c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withSisUtil(false))
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withSisUtil(false))
             .wakeup(TestPlugins.schedIdleVote(WakeupPolicy.Vote.YES))
-            .tasks(host -> {
-              host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
-              host.spawn(pinned("other", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
-              host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
-            })
+            .tasks(
+                host -> {
+                  host.spawn(pinned("waker", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+                  host.spawn(pinned("other", 2, 0, SchedPolicy.IDLE), ScriptedWorkload.spin(), 0);
+                  host.spawn(free("wakee", SchedPolicy.IDLE), ScriptedWorkload.blockForever(), 1);
+                })
             .build();
     sim.advanceTo(5 * MS);
     assertThat(sim.rq(0).nr).isEqualTo(2);
     sim.task(2).recentUsedCpu = -1;
     // Two tasks on the waker's CPU: no sync shortcut, the idle prev wins in wake_affine_idle().
-    int cpu = sim.engine.selectTaskRq.selectTaskRqFair(sim.task(2), 1, 0,
-        SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
+    int cpu =
+        sim.engine.selectTaskRq.selectTaskRqFair(
+            sim.task(2), 1, 0, SelectTaskRq.WF_TTWU | SelectTaskRq.WF_SYNC, sim.task(0));
     assertThat(cpu).isEqualTo(1);
   }
 
   // select_idle_capacity(): 7.1.5 vs the SMT-aware form of 7.2 (mainline deltas)
 
   /**
-   * Asymmetric SMT2, 1 LLC, split numbering: cores {0,3}, {1,4}, {2,5}; core {1,4} at capacity
-   * 512, the others at 1024. CPU 0 spins, so CPU 3 is idle next to a busy sibling.
+   * Asymmetric SMT2, 1 LLC, split numbering: cores {0,3}, {1,4}, {2,5}; core {1,4} at capacity 512,
+   * the others at 1024. CPU 0 spins, so CPU 3 is idle next to a busy sibling.
    */
   private static EngineRun asymSmt(boolean mainline) {
     var b = dev.schedlab.topology.Topology.builder(6).name("asym-smt2");
@@ -287,15 +316,16 @@ final class WakeupPlacementTest {
       b.capacity(cpu, cpu % 3 == 1 ? 512 : 1024);
     }
     var topology = b.build();
-    EngineRun sim = EngineFixture.on(
-            TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
-        .balancer(dev.schedlab.core.balance.BalancerOptions.defaults()
-            .withMainlineDeltas(mainline))
-        .tasks(host -> {
-          host.spawn(pinned("busy", 6, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
-          host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-        })
-        .build();
+    EngineRun sim =
+        EngineFixture.on(TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
+            .balancer(
+                dev.schedlab.core.balance.BalancerOptions.defaults().withMainlineDeltas(mainline))
+            .tasks(
+                host -> {
+                  host.spawn(pinned("busy", 6, 0, SchedPolicy.NORMAL), ScriptedWorkload.spin(), 0);
+                  host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                })
+            .build();
     sim.advanceTo(5 * MS);
     return sim;
   }
@@ -351,18 +381,22 @@ final class WakeupPlacementTest {
       for (int cpu = 0; cpu < nrCpuIds; cpu++) {
         busy[cpu] = random.nextInt(3) == 0;
       }
-      EngineRun sim = EngineFixture.on(
-              TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
-          .tasks(host -> {
-            for (int cpu = 0; cpu < nrCpuIds; cpu++) {
-              if (busy[cpu]) {
-                host.spawn(pinned("busy" + cpu, nrCpuIds, cpu, SchedPolicy.NORMAL),
-                    ScriptedWorkload.spin(), cpu);
-              }
-            }
-            host.spawn(free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
-          })
-          .build();
+      EngineRun sim =
+          EngineFixture.on(TestMachines.hardware(topology, new TestMachines.UnitSpeed(topology)))
+              .tasks(
+                  host -> {
+                    for (int cpu = 0; cpu < nrCpuIds; cpu++) {
+                      if (busy[cpu]) {
+                        host.spawn(
+                            pinned("busy" + cpu, nrCpuIds, cpu, SchedPolicy.NORMAL),
+                            ScriptedWorkload.spin(),
+                            cpu);
+                      }
+                    }
+                    host.spawn(
+                        free("wakee", SchedPolicy.NORMAL), ScriptedWorkload.blockForever(), 0);
+                  })
+              .build();
       sim.advanceTo(2 * MS);
       Task wakee = sim.task(sim.tasks.size() - 1);
       for (int trial = 0; trial < 20; trial++) {
@@ -387,7 +421,8 @@ final class WakeupPlacementTest {
           }
           hintAfter[mode] = sim.engine.llcShared.testIdleCores(target);
         }
-        assertThat(chosen[0]).as("round %d target %d util %d hint %s", round, target, util, hint)
+        assertThat(chosen[0])
+            .as("round %d target %d util %d hint %s", round, target, util, hint)
             .isEqualTo(chosen[1]);
         assertThat(hintAfter[0]).isEqualTo(hintAfter[1]);
         compared++;

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Two CPUs, so the base slice is 1.4 ms (700 µs × (1 + log2 2)). Task a (nice 0) sleeps until
  * {@code aWakes}, then runs; task b (nice −10, weight 9548, so its virtual slice is a ninth of a's)
- * sleeps until {@code bWakes}, then runs; both on CPU 0. a is picked alone at {@code aWakes}, so
- * it stays eligible (it is the average), and b, placed at the average with a deadline 0.15 ms of
- * a's virtual time later, is what {@code pick_eevdf()} would choose.
+ * sleeps until {@code bWakes}, then runs; both on CPU 0. a is picked alone at {@code aWakes}, so it
+ * stays eligible (it is the average), and b, placed at the average with a deadline 0.15 ms of a's
+ * virtual time later, is what {@code pick_eevdf()} would choose.
  */
 final class WakeupPreemptionTest {
 
@@ -71,14 +71,23 @@ final class WakeupPreemptionTest {
   }
 
   private static EngineRun twoTasks(long aWakes, long bWakes, boolean runToParity) {
-    EngineFixture fixture = EngineFixture.on("1n1l2c1t")
-        .tasks(host -> {
-          host.spawn(pinned("a", 2, 0), sleepThenRun(aWakes), 0);
-          host.spawn(new TaskSpec("b", SchedPolicy.NORMAL, -10, CpuMasks.of(2, 0),
-              WorkClass.COMPUTE), sleepThenRun(bWakes), 0);
-        });
+    EngineFixture fixture =
+        EngineFixture.on("1n1l2c1t")
+            .tasks(
+                host -> {
+                  host.spawn(pinned("a", 2, 0), sleepThenRun(aWakes), 0);
+                  host.spawn(
+                      new TaskSpec(
+                          "b", SchedPolicy.NORMAL, -10, CpuMasks.of(2, 0), WorkClass.COMPUTE),
+                      sleepThenRun(bWakes),
+                      0);
+                });
     if (!runToParity) {
-      fixture.options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true).withRunToParity(false));
+      fixture.options(
+          EngineOptions.defaults()
+              .withoutBackground()
+              .withCheckInvariants(true)
+              .withRunToParity(false));
     }
     return fixture.build();
   }

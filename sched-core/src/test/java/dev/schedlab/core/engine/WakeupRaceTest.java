@@ -15,32 +15,36 @@ import org.junit.jupiter.api.Test;
  * without a window every wakeup sees every earlier one.
  *
  * <p>Machine 1n1l4c1t: CPUs 0 and 1 run spinning wakers; task {@code b} may use CPUs 2 and 3 and
- * sleeps on one of them (X, chosen by fork placement); a task pinned to X wakes first, then
- * {@code b}. Seeing X busy, {@code b}'s wakeup takes the other idle CPU; not seeing it, it takes
- * its previous CPU X, which looks idle ({@code select_idle_sibling()}'s prev test).
+ * sleeps on one of them (X, chosen by fork placement); a task pinned to X wakes first, then {@code
+ * b}. Seeing X busy, {@code b}'s wakeup takes the other idle CPU; not seeing it, it takes its
+ * previous CPU X, which looks idle ({@code select_idle_sibling()}'s prev test).
  */
 final class WakeupRaceTest {
 
   private static final long MS = 1_000_000;
 
   private static TaskSpec task(String name, String cpus) {
-    return new TaskSpec(name, SchedPolicy.NORMAL, 0, CpuMasks.parseCpuList(cpus, 4),
-        WorkClass.COMPUTE);
+    return new TaskSpec(
+        name, SchedPolicy.NORMAL, 0, CpuMasks.parseCpuList(cpus, 4), WorkClass.COMPUTE);
   }
 
   /** Wakes the task pinned to b's CPU from CPU 0, then b from {@code bWaker}; b's new CPU. */
   private static int race(long windowNs, int bWaker) {
     EngineRun sim =
         EngineFixture.on("1n1l4c1t")
-            .options(EngineOptions.defaults().withoutBackground().withCheckInvariants(true)
-                .withWakeupRaceWindowNs(windowNs))
-            .tasks(host -> {
-              host.spawn(task("w0", "0"), ScriptedWorkload.spin(), 0);
-              host.spawn(task("w1", "1"), ScriptedWorkload.spin(), 1);
-              host.spawn(task("a2", "2"), ScriptedWorkload.blockForever(), 2);
-              host.spawn(task("a3", "3"), ScriptedWorkload.blockForever(), 3);
-              host.spawn(task("b", "2-3"), ScriptedWorkload.blockForever(), 2);
-            })
+            .options(
+                EngineOptions.defaults()
+                    .withoutBackground()
+                    .withCheckInvariants(true)
+                    .withWakeupRaceWindowNs(windowNs))
+            .tasks(
+                host -> {
+                  host.spawn(task("w0", "0"), ScriptedWorkload.spin(), 0);
+                  host.spawn(task("w1", "1"), ScriptedWorkload.spin(), 1);
+                  host.spawn(task("a2", "2"), ScriptedWorkload.blockForever(), 2);
+                  host.spawn(task("a3", "3"), ScriptedWorkload.blockForever(), 3);
+                  host.spawn(task("b", "2-3"), ScriptedWorkload.blockForever(), 2);
+                })
             .build();
     sim.advanceTo(5 * MS);
     Task b = sim.task(4);

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The writer produces {@code /proc/schedstat} version 17 as {@code show_schedstat()} prints it:
- * version and timestamp lines, a cpu line of nine numbers, and domain lines with name, hex span,
- * 33 lb fields in busy/idle/newly-idle order, 3 alb, 6 unused sbe/sbf zeros and 3 ttwu fields.
+ * version and timestamp lines, a cpu line of nine numbers, and domain lines with name, hex span, 33
+ * lb fields in busy/idle/newly-idle order, 3 alb, 6 unused sbe/sbf zeros and 3 ttwu fields.
  */
 final class SchedstatTest {
 
@@ -26,8 +26,9 @@ final class SchedstatTest {
                 new Schedstat.CpuEntry(
                     0,
                     new CpuSchedstat(0, 10, 4, 7, 3, 5_000, 600, 9),
-                    List.of(new DomainSchedstat(
-                        0, "SMT", "00000003", lb, new long[] {1, 2, 3}, 8, 6)))));
+                    List.of(
+                        new DomainSchedstat(
+                            0, "SMT", "00000003", lb, new long[] {1, 2, 3}, 8, 6)))));
     String[] lines = schedstat.toProcText().split("\n");
     assertThat(lines[0]).isEqualTo("version 17");
     assertThat(lines[1]).isEqualTo("timestamp 1234");

@@ -3,8 +3,8 @@ package dev.schedlab.core.workload;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.spi.MachineFacts;
-import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.ParameterSpec;
+import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.TaskControl;
@@ -13,8 +13,8 @@ import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.Workload;
 import dev.schedlab.spi.WorkloadContext;
 import dev.schedlab.spi.WorkloadHost;
-import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.WorkloadProvider;
+import dev.schedlab.spi.WorkloadResult;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
@@ -22,10 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code builtin.gemm-barrier}: a GEMM-like bulk-synchronous program. One thread per SMT core
- * (or {@code threads}), each pinned per {@code affinity}, repeats: compute {@code work_us}, then
- * wait at a barrier; the last thread to arrive wakes the others. Metric: FLOP/s, taking one work
- * unit as one ns of a thread alone at the machine's clock and FLOP/cycle; extra: iterations/s.
+ * {@code builtin.gemm-barrier}: a GEMM-like bulk-synchronous program. One thread per SMT core (or
+ * {@code threads}), each pinned per {@code affinity}, repeats: compute {@code work_us}, then wait
+ * at a barrier; the last thread to arrive wakes the others. Metric: FLOP/s, taking one work unit as
+ * one ns of a thread alone at the machine's clock and FLOP/cycle; extra: iterations/s.
  */
 public final class BarrierWorkloadProvider implements WorkloadProvider {
 
@@ -33,16 +33,25 @@ public final class BarrierWorkloadProvider implements WorkloadProvider {
       PluginDescriptor.builder("builtin.gemm-barrier", PluginKind.WORKLOAD)
           .description("GEMM-like threads computing between barriers (engine tests)")
           .source("built into sched-core; shape of the Vera GEMM run in the ILB thread")
-          .parameter(ParameterSpec.ofInt(
-              "threads", "number of threads; 0 = one per SMT core", 0, 0, 1_000_000))
-          .parameter(ParameterSpec.ofInt(
-              "work_us", "compute per iteration, µs of a thread alone on a full CPU", 5_000, 1,
-              100_000_000))
-          .parameter(ParameterSpec.ofChoice(
-              "affinity",
-              "core: thread i may run on core i's SMT siblings; cpu: only on its first thread;"
-                  + " all: anywhere",
-              "core", "core", "cpu", "all"))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "threads", "number of threads; 0 = one per SMT core", 0, 0, 1_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "work_us",
+                  "compute per iteration, µs of a thread alone on a full CPU",
+                  5_000,
+                  1,
+                  100_000_000))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "affinity",
+                  "core: thread i may run on core i's SMT siblings; cpu: only on its first thread;"
+                      + " all: anywhere",
+                  "core",
+                  "core",
+                  "cpu",
+                  "all"))
           .build();
 
   @Override
@@ -57,7 +66,10 @@ public final class BarrierWorkloadProvider implements WorkloadProvider {
     int cores = countOnlineCores(topology);
     int threads = p.getInt("threads") == 0 ? cores : p.getInt("threads");
     return new Barrier(
-        topology, context.machine(), threads, p.getInt("work_us") * 1_000.0,
+        topology,
+        context.machine(),
+        threads,
+        p.getInt("work_us") * 1_000.0,
         p.getString("affinity"));
   }
 

@@ -1,7 +1,7 @@
 package dev.schedlab.core.workload;
 
-import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.ParameterSpec;
+import dev.schedlab.spi.Parameters;
 import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.TaskControl;
@@ -17,10 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code builtin.cpu-bound}: {@code tasks} threads that never sleep, each running chunks of
- * {@code chunk_us} work units forever; spawned round-robin from CPU 0 so placement is the fork
- * path's. Metric: work units completed per second (one unit = 1 ns of a thread alone on a
- * 1024-capacity CPU).
+ * {@code builtin.cpu-bound}: {@code tasks} threads that never sleep, each running chunks of {@code
+ * chunk_us} work units forever; spawned round-robin from CPU 0 so placement is the fork path's.
+ * Metric: work units completed per second (one unit = 1 ns of a thread alone on a 1024-capacity
+ * CPU).
  */
 public final class CpuBoundWorkloadProvider implements WorkloadProvider {
 
@@ -28,16 +28,23 @@ public final class CpuBoundWorkloadProvider implements WorkloadProvider {
       PluginDescriptor.builder("builtin.cpu-bound", PluginKind.WORKLOAD)
           .description("CPU-bound threads that never sleep (engine tests and speed runs)")
           .source("built into sched-core")
-          .parameter(ParameterSpec.ofInt(
-              "tasks", "number of threads; 0 = one per online CPU", 0, 0, 1_000_000))
-          .parameter(ParameterSpec.ofInt(
-              "chunk_us", "work per step, µs of a thread alone on a full CPU", 10_000, 1,
-              100_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "tasks", "number of threads; 0 = one per online CPU", 0, 0, 1_000_000))
+          .parameter(
+              ParameterSpec.ofInt(
+                  "chunk_us",
+                  "work per step, µs of a thread alone on a full CPU",
+                  10_000,
+                  1,
+                  100_000_000))
           .parameter(ParameterSpec.ofInt("nice", "nice value of every thread", 0, -20, 19))
-          .parameter(ParameterSpec.ofChoice(
-              "policy", "scheduling policy", "normal", "normal", "batch", "idle"))
-          .parameter(ParameterSpec.ofChoice(
-              "work_class", "what limits progress", "compute", "compute", "memory"))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "policy", "scheduling policy", "normal", "normal", "batch", "idle"))
+          .parameter(
+              ParameterSpec.ofChoice(
+                  "work_class", "what limits progress", "compute", "compute", "memory"))
           .build();
 
   @Override
@@ -76,8 +83,7 @@ public final class CpuBoundWorkloadProvider implements WorkloadProvider {
     private long[] chunksDone;
 
     CpuBound(
-        int tasks, double chunk, int nice, SchedPolicy policy, WorkClass workClass,
-        int parentCpu) {
+        int tasks, double chunk, int nice, SchedPolicy policy, WorkClass workClass, int parentCpu) {
       this.tasks = tasks;
       this.chunk = chunk;
       this.nice = nice;

@@ -16,14 +16,14 @@ import java.util.Arrays;
  *
  * <p>Derived as the kernel derives them: {@link #isCoreIdle} from the online CPUs of the topology's
  * SMT core ({@code cpu_smt_mask()} holds only online CPUs; listed per CPU once, as the engine's own
- * view lists them, so a benchmark charges a policy what a simulation does), {@link #smtActive}
- * from the topology, {@link #capacityOf} from the topology's capacities, {@link #totalNrRunning}
- * over active CPUs. {@link #idleMask()}, {@link #idleCoreMask()} and the two totals are
- * maintained at every change, as the engine maintains them (O(SMT width²) per CPU changed), so
- * every read is O(1) or, for {@link #isCoreIdle}, O(SMT width), and allocates nothing.
+ * view lists them, so a benchmark charges a policy what a simulation does), {@link #smtActive} from
+ * the topology, {@link #capacityOf} from the topology's capacities, {@link #totalNrRunning} over
+ * active CPUs. {@link #idleMask()}, {@link #idleCoreMask()} and the two totals are maintained at
+ * every change, as the engine maintains them (O(SMT width²) per CPU changed), so every read is O(1)
+ * or, for {@link #isCoreIdle}, O(SMT width), and allocates nothing.
  *
- * <p>A new state has every CPU idle with nothing queued, averages 0, active exactly when online,
- * an empty NOHZ idle mask and the clock at 0. Not thread-safe.
+ * <p>A new state has every CPU idle with nothing queued, averages 0, active exactly when online, an
+ * empty NOHZ idle mask and the clock at 0. Not thread-safe.
  */
 public final class ArrayCpuState implements CpuStateView {
 
@@ -34,8 +34,10 @@ public final class ArrayCpuState implements CpuStateView {
   private final long[] loadAvg;
   private final boolean[] schedIdleRq;
   private final boolean[] active;
+
   /** Per CPU, the other online CPUs of its SMT core: {@code cpu_smt_mask()} without the CPU. */
   private final int[][] smtPeers;
+
   private final MutableCpuMask idle;
   private final MutableCpuMask idleCore;
   private final MutableCpuMask nohzIdle;

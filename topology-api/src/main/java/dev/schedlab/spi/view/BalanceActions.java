@@ -1,8 +1,8 @@
 package dev.schedlab.spi.view;
 
 /**
- * The few balancing actions a policy may request. The engine performs them with the kernel's
- * rules (runqueue locks, affinity, accounting) and reports whether they happened.
+ * The few balancing actions a policy may request. The engine performs them with the kernel's rules
+ * (runqueue locks, affinity, accounting) and reports whether they happened.
  */
 public interface BalanceActions {
 

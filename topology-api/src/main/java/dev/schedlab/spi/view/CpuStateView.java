@@ -23,8 +23,8 @@ public interface CpuStateView {
   }
 
   /**
-   * Equivalent of {@code is_core_idle()}: every other CPU of {@code cpu}'s SMT core is idle
-   * (true without SMT).
+   * Equivalent of {@code is_core_idle()}: every other CPU of {@code cpu}'s SMT core is idle (true
+   * without SMT).
    */
   boolean isCoreIdle(int cpu);
 
@@ -40,9 +40,9 @@ public interface CpuStateView {
 
   /**
    * The CPUs that are idle on a fully idle SMT core: {@link #isIdle} and {@link #isCoreIdle}
-   * ({@code idle_cpu(cpu) && is_core_idle(cpu)}, i.e. the CPU and all its SMT siblings idle), as
-   * a live read-only view maintained like {@link #idleMask()}. A core is in it with all its CPUs
-   * or not at all; without SMT it equals {@link #idleMask()}. Reading it is O(1) and allocates
+   * ({@code idle_cpu(cpu) && is_core_idle(cpu)}, i.e. the CPU and all its SMT siblings idle), as a
+   * live read-only view maintained like {@link #idleMask()}. A core is in it with all its CPUs or
+   * not at all; without SMT it equals {@link #idleMask()}. Reading it is O(1) and allocates
    * nothing.
    */
   CpuMask idleCoreMask();

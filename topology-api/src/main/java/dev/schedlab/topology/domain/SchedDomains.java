@@ -58,8 +58,7 @@ public final class SchedDomains {
   private final boolean asymCpuCapacity;
   private final boolean clusterActive;
 
-  private record GroupKey(
-      int tl, ImmutableCpuMask span, ImmutableCpuMask balance, int flags) {}
+  private record GroupKey(int tl, ImmutableCpuMask span, ImmutableCpuMask balance, int flags) {}
 
   private record SlotKey(int tl, int cpu) {}
 

@@ -13,23 +13,25 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ArrayCpuState} keeps its incrementally maintained figures equal to their definitions
- * after every change of a random sequence: {@code idleMask()} is the CPUs with {@code nr_running}
- * 0, {@code idleCoreMask()} those of them whose online SMT siblings are all idle ({@code
- * is_core_idle()} over {@code cpu_smt_mask()}, offline CPUs left out), {@code totalNrRunning()}
- * and {@code activeCpuCount()} sums over the active CPUs; on SMT1, SMT2 and SMT4 machines and on
- * one with offline CPUs.
+ * {@link ArrayCpuState} keeps its incrementally maintained figures equal to their definitions after
+ * every change of a random sequence: {@code idleMask()} is the CPUs with {@code nr_running} 0,
+ * {@code idleCoreMask()} those of them whose online SMT siblings are all idle ({@code
+ * is_core_idle()} over {@code cpu_smt_mask()}, offline CPUs left out), {@code totalNrRunning()} and
+ * {@code activeCpuCount()} sums over the active CPUs; on SMT1, SMT2 and SMT4 machines and on one
+ * with offline CPUs.
  */
 final class ArrayCpuStateTest {
 
   @Test
   void randomChanges_smt1To4AndOfflineCpus_maintainedFiguresMatchTheirDefinitions() {
     SplittableRandom random = new SplittableRandom(17);
-    for (Topology topology : new Topology[] {
-        Shape.parse("1n2l4c1t").toTopology(SiblingNumbering.SPLIT),
-        Shape.parse("2n1l8c2t").toTopology(SiblingNumbering.SPLIT),
-        Shape.parse("1n1l4c4t").toTopology(SiblingNumbering.ADJACENT),
-        withOfflineSiblings()}) {
+    for (Topology topology :
+        new Topology[] {
+          Shape.parse("1n2l4c1t").toTopology(SiblingNumbering.SPLIT),
+          Shape.parse("2n1l8c2t").toTopology(SiblingNumbering.SPLIT),
+          Shape.parse("1n1l4c4t").toTopology(SiblingNumbering.ADJACENT),
+          withOfflineSiblings()
+        }) {
       ArrayCpuState state = new ArrayCpuState(topology);
       check(state);
       for (int step = 0; step < 2_000; step++) {
@@ -63,9 +65,10 @@ final class ArrayCpuStateTest {
   void idleExactly_andNohzIdleExactly_setBothMasksIndependently() {
     Topology topology = Shape.parse("1n1l4c2t").toTopology(SiblingNumbering.SPLIT);
     CpuMask idle = CpuMasks.parseCpuList("1-3,7", 8);
-    ArrayCpuState state = new ArrayCpuState(topology)
-        .idleExactly(idle)
-        .nohzIdleExactly(CpuMasks.parseCpuList("1,4", 8));
+    ArrayCpuState state =
+        new ArrayCpuState(topology)
+            .idleExactly(idle)
+            .nohzIdleExactly(CpuMasks.parseCpuList("1,4", 8));
 
     assertThat(state.idleMask().toCpuList()).isEqualTo("1-3,7");
     // Only core 3 (CPUs 3 and 7) is fully idle.

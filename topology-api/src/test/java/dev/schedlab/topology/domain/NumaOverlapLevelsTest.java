@@ -7,10 +7,10 @@ import dev.schedlab.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every NUMA level above NODE builds overlapping groups, whether or not they overlap, on 2-node
- * and 4-node machines alike: Linux 6.1 shows this as the flag {@code SD_OVERLAP} on each such
- * level (from {@code SDTL_OVERLAP} of the topology level); the 7.1.5 sources this simulator models
- * have no such flag (sd_flags.h lists none), so here it is the level property {@link
+ * Every NUMA level above NODE builds overlapping groups, whether or not they overlap, on 2-node and
+ * 4-node machines alike: Linux 6.1 shows this as the flag {@code SD_OVERLAP} on each such level
+ * (from {@code SDTL_OVERLAP} of the topology level); the 7.1.5 sources this simulator models have
+ * no such flag (sd_flags.h lists none), so here it is the level property {@link
  * SchedDomain#hasOverlappingGroups()} and no flag bit, and the kernel oracle maps the one to the
  * other.
  */
@@ -45,7 +45,8 @@ final class NumaOverlapLevelsTest {
     SchedDomains d = SchedDomains.build(nodes(4, ring));
     for (int cpu = 0; cpu < 8; cpu++) {
       for (SchedDomain sd : d.domains(cpu)) {
-        assertThat(sd.hasOverlappingGroups()).as("CPU %d %s", cpu, sd.name())
+        assertThat(sd.hasOverlappingGroups())
+            .as("CPU %d %s", cpu, sd.name())
             .isEqualTo(sd.name().equals("NUMA"));
       }
       assertThat(d.domains(cpu).stream().filter(SchedDomain::hasOverlappingGroups).count())

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 /**
  * On a 2-socket Granite Rapids in SNC-3 mode (three nodes per package, uneven cross-package SLIT
  * entries) x86's {@code arch_sched_node_distance()} makes every remote node equally far, the mean
- * of the package pair: the NUMA levels then end with one level spanning both packages, whose
- * remote group is the whole other package, instead of one level per distinct remote distance
- * with partial remote packages.
+ * of the package pair: the NUMA levels then end with one level spanning both packages, whose remote
+ * group is the whole other package, instead of one level per distinct remote distance with partial
+ * remote packages.
  */
 final class SncSlitDomainsTest {
 
@@ -60,8 +60,10 @@ final class SncSlitDomainsTest {
     for (int cpu = 0; cpu < 4; cpu++) {
       b.cpu(cpu).packageId(cpu / 2).coreId(cpu).node(cpu / 2);
     }
-    Topology two = b.distances(new int[] {0, 1}, new int[][] {{10, 21}, {21, 10}}).build()
-        .withSchedNodeDistance(SchedNodeDistance.INTEL_SNC_PACKAGE_MEAN);
+    Topology two =
+        b.distances(new int[] {0, 1}, new int[][] {{10, 21}, {21, 10}})
+            .build()
+            .withSchedNodeDistance(SchedNodeDistance.INTEL_SNC_PACKAGE_MEAN);
     assertThat(two.schedDistance(0, 1)).isEqualTo(21);
   }
 }

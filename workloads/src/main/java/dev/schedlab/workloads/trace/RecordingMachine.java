@@ -8,10 +8,10 @@ import dev.schedlab.spi.view.WorkClass;
 import dev.schedlab.topology.Topology;
 
 /**
- * The machine a trace was recorded on, as far as the import needs it: how much work a task did
- * per nanosecond on each CPU given which CPUs were busy. A CPU burst becomes work (ns of a task
- * running alone on a 1024-capacity CPU, {@link dev.schedlab.spi.TaskControl#run}'s unit), so that
- * a replay on a faster, slower or SMT-shared CPU runs longer or shorter than the recording did.
+ * The machine a trace was recorded on, as far as the import needs it: how much work a task did per
+ * nanosecond on each CPU given which CPUs were busy. A CPU burst becomes work (ns of a task running
+ * alone on a 1024-capacity CPU, {@link dev.schedlab.spi.TaskControl#run}'s unit), so that a replay
+ * on a faster, slower or SMT-shared CPU runs longer or shorter than the recording did.
  */
 public interface RecordingMachine {
 
@@ -44,8 +44,8 @@ public interface RecordingMachine {
   double speed(int cpu, BusyState state);
 
   /**
-   * A machine of which nothing is known: every CPU is taken as a 1024-capacity CPU running its
-   * task alone (work = CPU time).
+   * A machine of which nothing is known: every CPU is taken as a 1024-capacity CPU running its task
+   * alone (work = CPU time).
    *
    * @param name how the report names it, e.g. from the trace's header
    */
@@ -74,8 +74,8 @@ public interface RecordingMachine {
   }
 
   /**
-   * A modelled machine: each CPU's capacity and SMT co-running as its {@link PerformanceModel}
-   * says for a compute-bound task that has not just migrated.
+   * A modelled machine: each CPU's capacity and SMT co-running as its {@link PerformanceModel} says
+   * for a compute-bound task that has not just migrated.
    *
    * @param name how the report names it ({@code hw.vera})
    */
@@ -96,47 +96,48 @@ public interface RecordingMachine {
     }
     return new RecordingMachine() {
       private BusyState state;
-      private final PerfStateView view = new PerfStateView() {
-        @Override
-        public long nowNs() {
-          return state.nowNs();
-        }
+      private final PerfStateView view =
+          new PerfStateView() {
+            @Override
+            public long nowNs() {
+              return state.nowNs();
+            }
 
-        @Override
-        public boolean isBusy(int cpu) {
-          return state.isBusy(cpu);
-        }
+            @Override
+            public boolean isBusy(int cpu) {
+              return state.isBusy(cpu);
+            }
 
-        @Override
-        public long busySinceNs(int cpu) {
-          return state.busySinceNs(cpu);
-        }
+            @Override
+            public long busySinceNs(int cpu) {
+              return state.busySinceNs(cpu);
+            }
 
-        @Override
-        public long idleSinceNs(int cpu) {
-          return state.idleSinceNs(cpu);
-        }
+            @Override
+            public long idleSinceNs(int cpu) {
+              return state.idleSinceNs(cpu);
+            }
 
-        @Override
-        public int lastMigrationDistance(int taskId) {
-          return 0;
-        }
+            @Override
+            public int lastMigrationDistance(int taskId) {
+              return 0;
+            }
 
-        @Override
-        public long runTimeSinceMigrationNs(int taskId) {
-          return Long.MAX_VALUE / 4;
-        }
+            @Override
+            public long runTimeSinceMigrationNs(int taskId) {
+              return Long.MAX_VALUE / 4;
+            }
 
-        @Override
-        public WorkClass workClass(int taskId) {
-          return WorkClass.COMPUTE;
-        }
+            @Override
+            public WorkClass workClass(int taskId) {
+              return WorkClass.COMPUTE;
+            }
 
-        @Override
-        public int memoryBoundRunning(int node) {
-          return 0;
-        }
-      };
+            @Override
+            public int memoryBoundRunning(int node) {
+              return 0;
+            }
+          };
 
       @Override
       public String name() {

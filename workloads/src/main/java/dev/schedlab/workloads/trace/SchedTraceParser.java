@@ -15,64 +15,25 @@ import java.util.Locale;
  *       sched:EVENT: FIELDS}, also with {@code PID/TID}, a period column, {@code --ns} times and
  *       the {@code --header} lines ({@code # hostname}, {@code # cpudesc}, {@code # nrcpus});
  *   <li>ftrace's {@code trace} file and {@code trace-cmd report}: {@code COMM-PID [CPU] FLAGS
- *       SECONDS: EVENT: FIELDS}, with or without the irq-info flags and the {@code (TGID)}
- *       column, {@code #P:N} and the entries line, {@code cpus=N}, {@code CPU N is empty},
- *       {@code [LOST N EVENTS]} and {@code ##### CPU N buffer started ####};
+ *       SECONDS: EVENT: FIELDS}, with or without the irq-info flags and the {@code (TGID)} column,
+ *       {@code #P:N} and the entries line, {@code cpus=N}, {@code CPU N is empty}, {@code [LOST N
+ *       EVENTS]} and {@code ##### CPU N buffer started ####};
  * </ul>
  *
- * <p>Fields come in the kernel's {@code TP_printk()} form ({@code prev_comm=... ==>
- * next_comm=...}, {@code target_cpu=} or the older {@code cpu=} and {@code success=}) or in
- * libtraceevent's sched plugin form that {@code trace-cmd report} and some {@code perf} builds
- * print ({@code COMM:PID [PRIO] STATE ==> COMM:PID [PRIO]}, {@code COMM:PID [PRIO] CPU:NNN}).
- * Command names may hold spaces. {@code prev_state} letters follow both bit layouts (before and
- * after v4.14's {@code TASK_REPORT}): {@code R}/{@code R+} preempted, {@code X}, {@code Z} or
- * {@code x} dead, anything else blocked. Events other than the eight scheduler ones are counted
- * and passed over.
+ * <p>Fields come in the kernel's {@code TP_printk()} form ({@code prev_comm=... ==> next_comm=...},
+ * {@code target_cpu=} or the older {@code cpu=} and {@code success=}) or in libtraceevent's sched
+ * plugin form that {@code trace-cmd report} and some {@code perf} builds print ({@code COMM:PID
+ * [PRIO] STATE ==> COMM:PID [PRIO]}, {@code COMM:PID [PRIO] CPU:NNN}). Command names may hold
+ * spaces. {@code prev_state} letters follow both bit layouts (before and after v4.14's {@code
+ * TASK_REPORT}): {@code R}/{@code R+} preempted, {@code X}, {@code Z} or {@code x} dead, anything
+ * else blocked. Events other than the eight scheduler ones are counted and passed over.
  *
  * <p>Bad input is one {@link IllegalArgumentException} naming the line and what was expected: an
- * empty file, a binary {@code perf.data} or {@code trace.dat} (with the command that converts
- * it), a line that is neither a header nor an event, an event whose fields cannot be read, a time
+ * empty file, a binary {@code perf.data} or {@code trace.dat} (with the command that converts it),
+ * a line that is neither a header nor an event, an event whose fields cannot be read, a time
  * earlier than the previous event's, and a last line the file cuts short.
  */
 final class SchedTraceParser {
-
-  /** What the header lines and the events said about the recording. */
-  static final class Facts {
-    String format = "";
-    String hostname = "";
-    String cpuDescription = "";
-    String osRelease = "";
-    int declaredCpus = -1;
-    long entriesInBuffer = -1;
-    long entriesWritten = -1;
-    long lostEvents;
-    int gaps;
-    long schedEvents;
-    long otherEvents;
-    long lines;
-    final long[] counts = new long[EVENT_NAMES.length];
-    long firstNs = Long.MIN_VALUE;
-    long lastNs = Long.MIN_VALUE;
-    int maxCpu = -1;
-    boolean perfColumns;
-    boolean ftraceColumns;
-    boolean pluginFields;
-
-    long count(String event) {
-      return counts[Arrays.asList(EVENT_NAMES).indexOf(event)];
-    }
-
-    /** Whether the ring buffer overwrote older entries (ftrace's entries line). */
-    boolean wrapped() {
-      return entriesWritten > entriesInBuffer && entriesInBuffer >= 0;
-    }
-  }
-
-  /** The scheduler events read, in the order {@link Facts#counts} counts them. */
-  static final String[] EVENT_NAMES = {
-    "sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_process_fork",
-    "sched_process_exec", "sched_process_exit", "sched_migrate_task"
-  };
 
   private static final int SWITCH = 0;
   private static final int WAKING = 1;
@@ -84,12 +45,13 @@ final class SchedTraceParser {
   private static final int MIGRATE = 7;
 
   private static final byte[] PERF_MAGIC = "PERFILE2".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] TRACE_DAT_MAGIC = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n',
-    'g'};
+  private static final byte[] TRACE_DAT_MAGIC = {
+    0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+  };
   private static final int MAX_LINE_BYTES = 1 << 20;
 
   private final SchedEventSink sink;
-  private final Facts facts;
+  private final TraceFacts facts;
   private int lineNo;
   private int lastTimeLine;
   private String line;
@@ -97,7 +59,7 @@ final class SchedTraceParser {
   private boolean inInterrupt;
   private int currentPid;
 
-  private SchedTraceParser(SchedEventSink sink, Facts facts) {
+  private SchedTraceParser(SchedEventSink sink, TraceFacts facts) {
     this.sink = sink;
     this.facts = facts;
   }
@@ -110,7 +72,7 @@ final class SchedTraceParser {
    * @throws IllegalArgumentException naming the first problem
    * @throws IOException when reading fails
    */
-  static void parse(InputStream in, String name, SchedEventSink sink, Facts facts)
+  static void parse(InputStream in, String name, SchedEventSink sink, TraceFacts facts)
       throws IOException {
     new SchedTraceParser(sink, facts).read(in, name);
   }
@@ -146,25 +108,35 @@ final class SchedTraceParser {
         pending = append(pending, pendingLength, buffer, start, n - start);
         pendingLength += n - start;
         if (pendingLength > MAX_LINE_BYTES) {
-          throw problem(lineNo + 1, "longer than " + MAX_LINE_BYTES + " bytes: not a trace's"
-              + " text (perf script or ftrace lines are under 300 characters)");
+          throw problem(
+              lineNo + 1,
+              "longer than "
+                  + MAX_LINE_BYTES
+                  + " bytes: not a trace's"
+                  + " text (perf script or ftrace lines are under 300 characters)");
         }
       }
     }
     if (first || !anyText && pendingLength == 0) {
-      throw new IllegalArgumentException(name + " is empty: expected the text of perf script"
-          + " (after perf sched record) or of ftrace (/sys/kernel/tracing/trace, trace-cmd"
-          + " report)");
+      throw new IllegalArgumentException(
+          name
+              + " is empty: expected the text of perf script"
+              + " (after perf sched record) or of ftrace (/sys/kernel/tracing/trace, trace-cmd"
+              + " report)");
     }
     if (pendingLength > 0 && !isBlank(pending, pendingLength)) {
-      throw problem(lineNo + 1, "the file ends in the middle of this line (no newline after"
-          + " it): the trace was cut short; copy it again or delete the partial last line");
+      throw problem(
+          lineNo + 1,
+          "the file ends in the middle of this line (no newline after"
+              + " it): the trace was cut short; copy it again or delete the partial last line");
     }
   }
 
   private static byte[] append(byte[] to, int length, byte[] from, int start, int count) {
-    byte[] out = to.length >= length + count ? to : Arrays.copyOf(to,
-        Math.max(to.length * 2, length + count));
+    byte[] out =
+        to.length >= length + count
+            ? to
+            : Arrays.copyOf(to, Math.max(to.length * 2, length + count));
     System.arraycopy(from, start, out, length, count);
     return out;
   }
@@ -180,19 +152,34 @@ final class SchedTraceParser {
 
   private static void checkNotBinary(byte[] bytes, int n, String name) {
     if (startsWith(bytes, n, PERF_MAGIC)) {
-      throw new IllegalArgumentException(name + " is a binary perf.data file; convert it to"
-          + " text first: perf script -i " + name + " > " + name + ".txt (on the machine that"
-          + " recorded it, or with its kernel's symbols), then use the .txt file");
+      throw new IllegalArgumentException(
+          name
+              + " is a binary perf.data file; convert it to"
+              + " text first: perf script -i "
+              + name
+              + " > "
+              + name
+              + ".txt (on the machine that"
+              + " recorded it, or with its kernel's symbols), then use the .txt file");
     }
     if (startsWith(bytes, n, TRACE_DAT_MAGIC)) {
-      throw new IllegalArgumentException(name + " is a binary trace-cmd trace.dat file; convert"
-          + " it to text first: trace-cmd report -i " + name + " > " + name + ".txt");
+      throw new IllegalArgumentException(
+          name
+              + " is a binary trace-cmd trace.dat file; convert"
+              + " it to text first: trace-cmd report -i "
+              + name
+              + " > "
+              + name
+              + ".txt");
     }
     for (int i = 0; i < Math.min(n, 4096); i++) {
       if (bytes[i] == 0) {
-        throw new IllegalArgumentException(name + " is binary (a NUL byte at offset " + i
-            + "): expected the text of perf script or of ftrace; a perf.data converts with"
-            + " perf script -i FILE > FILE.txt, a trace.dat with trace-cmd report -i FILE");
+        throw new IllegalArgumentException(
+            name
+                + " is binary (a NUL byte at offset "
+                + i
+                + "): expected the text of perf script or of ftrace; a perf.data converts with"
+                + " perf script -i FILE > FILE.txt, a trace.dat with trace-cmd report -i FILE");
       }
     }
   }
@@ -248,14 +235,13 @@ final class SchedTraceParser {
     String body = text.substring(1).strip();
     int entries = body.indexOf("entries-in-buffer/entries-written:");
     if (entries >= 0) {
-      String rest = body.substring(entries + "entries-in-buffer/entries-written:".length())
-          .strip();
+      String rest = body.substring(entries + "entries-in-buffer/entries-written:".length()).strip();
       int slash = rest.indexOf('/');
       int space = rest.indexOf(' ');
       if (slash > 0) {
         facts.entriesInBuffer = parseLongOr(rest.substring(0, slash), -1);
-        facts.entriesWritten = parseLongOr(
-            rest.substring(slash + 1, space > slash ? space : rest.length()), -1);
+        facts.entriesWritten =
+            parseLongOr(rest.substring(slash + 1, space > slash ? space : rest.length()), -1);
       }
       int p = rest.indexOf("#P:");
       if (p >= 0) {
@@ -316,12 +302,16 @@ final class SchedTraceParser {
   private void event() {
     int bracket = cpuBracket();
     if (bracket < 0) {
-      throw problem(lineNo, line.contains("sched:sched_") || line.contains(": sched_")
-          ? "no [CPU] column; run perf script with its default fields, or -F"
-              + " comm,tid,cpu,time,event,trace"
-          : "not a header or event line of perf script or ftrace: expected COMM-PID [CPU]"
-              + " SECONDS: EVENT: FIELDS (ftrace, trace-cmd report) or COMM TID [CPU] SECONDS:"
-              + " EVENT: FIELDS (perf script); got '" + excerpt(line.strip()) + "'");
+      throw problem(
+          lineNo,
+          line.contains("sched:sched_") || line.contains(": sched_")
+              ? "no [CPU] column; run perf script with its default fields, or -F"
+                  + " comm,tid,cpu,time,event,trace"
+              : "not a header or event line of perf script or ftrace: expected COMM-PID [CPU]"
+                  + " SECONDS: EVENT: FIELDS (ftrace, trace-cmd report) or COMM TID [CPU] SECONDS:"
+                  + " EVENT: FIELDS (perf script); got '"
+                  + excerpt(line.strip())
+                  + "'");
     }
     currentPid = taskColumn(line.substring(cursor, bracket).strip());
     int close = line.indexOf(']', bracket);
@@ -345,8 +335,7 @@ final class SchedTraceParser {
       token = token();
     }
     if (!token.endsWith(":") || token.length() < 2) {
-      throw problem(lineNo, "expected EVENT: after the time stamp, got '" + excerpt(token)
-          + "'");
+      throw problem(lineNo, "expected EVENT: after the time stamp, got '" + excerpt(token) + "'");
     }
     String name = token.substring(0, token.length() - 1);
     int systemColon = name.lastIndexOf(':');
@@ -354,12 +343,19 @@ final class SchedTraceParser {
       facts.perfColumns |= name.startsWith("sched:");
       name = name.substring(systemColon + 1);
     }
-    int kind = Arrays.asList(EVENT_NAMES).indexOf(name);
+    int kind = Arrays.asList(TraceFacts.EVENT_NAMES).indexOf(name);
     if (timeNs < facts.lastNs) {
-      throw problem(lineNo, "time " + seconds(timeNs) + " s is earlier than "
-          + seconds(facts.lastNs) + " s on line " + lastTimeLine + ": events out of order;"
-          + " perf script and ftrace print events sorted by time, so the file was edited or"
-          + " joined from pieces");
+      throw problem(
+          lineNo,
+          "time "
+              + seconds(timeNs)
+              + " s is earlier than "
+              + seconds(facts.lastNs)
+              + " s on line "
+              + lastTimeLine
+              + ": events out of order;"
+              + " perf script and ftrace print events sorted by time, so the file was edited or"
+              + " joined from pieces");
     }
     facts.lastNs = timeNs;
     lastTimeLine = lineNo;
@@ -378,8 +374,14 @@ final class SchedTraceParser {
     try {
       read(kind, fields);
     } catch (NumberFormatException | IndexOutOfBoundsException e) {
-      throw problem(lineNo, name + ": cannot read its fields: expected " + expected(kind)
-          + "; got '" + excerpt(fields) + "'");
+      throw problem(
+          lineNo,
+          name
+              + ": cannot read its fields: expected "
+              + expected(kind)
+              + "; got '"
+              + excerpt(fields)
+              + "'");
     }
     deliver(kind, timeNs, cpu);
   }
@@ -426,11 +428,13 @@ final class SchedTraceParser {
       return;
     }
     switch (kind) {
-      case SWITCH -> sink.schedSwitch(lineNo, timeNs, cpu, pid, comm, prio, state, otherPid,
-          otherComm, otherPrio);
+      case SWITCH ->
+          sink.schedSwitch(
+              lineNo, timeNs, cpu, pid, comm, prio, state, otherPid, otherComm, otherPrio);
       case WAKEUP_NEW -> sink.wakeupNew(lineNo, timeNs, cpu, pid, comm, prio);
-      case WAKING, WAKEUP -> sink.wakeup(lineNo, timeNs, cpu, currentPid, inInterrupt, pid,
-          comm, prio, kind == WAKING);
+      case WAKING, WAKEUP ->
+          sink.wakeup(
+              lineNo, timeNs, cpu, currentPid, inInterrupt, pid, comm, prio, kind == WAKING);
       case FORK -> sink.fork(lineNo, timeNs, cpu, pid, comm, otherPid, otherComm);
       case EXEC -> sink.exec(lineNo, timeNs, cpu, pid, comm);
       case EXIT -> sink.exit(lineNo, timeNs, cpu, pid, comm);
@@ -440,10 +444,11 @@ final class SchedTraceParser {
 
   private static String expected(int kind) {
     return switch (kind) {
-      case SWITCH -> "prev_comm=C prev_pid=N prev_prio=N prev_state=S ==> next_comm=C"
-          + " next_pid=N next_prio=N, or C:N [PRIO] S ==> C:N [PRIO]";
-      case WAKING, WAKEUP, WAKEUP_NEW -> "comm=C pid=N prio=N target_cpu=N, or C:N [PRIO]"
-          + " CPU:N";
+      case SWITCH ->
+          "prev_comm=C prev_pid=N prev_prio=N prev_state=S ==> next_comm=C"
+              + " next_pid=N next_prio=N, or C:N [PRIO] S ==> C:N [PRIO]";
+      case WAKING, WAKEUP, WAKEUP_NEW ->
+          "comm=C pid=N prio=N target_cpu=N, or C:N [PRIO]" + " CPU:N";
       case FORK -> "comm=C pid=N child_comm=C child_pid=N";
       case EXEC -> "filename=F pid=N old_pid=N";
       case EXIT -> "comm=C pid=N prio=N";
@@ -476,8 +481,10 @@ final class SchedTraceParser {
     state = leaveState(left.substring(close + 1).strip());
     int nextOpen = right.lastIndexOf(" [");
     String next = nextOpen < 0 ? right : right.substring(0, nextOpen);
-    otherPrio = nextOpen < 0 ? 120
-        : Integer.parseInt(right.substring(nextOpen + 2, right.indexOf(']', nextOpen)).strip());
+    otherPrio =
+        nextOpen < 0
+            ? 120
+            : Integer.parseInt(right.substring(nextOpen + 2, right.indexOf(']', nextOpen)).strip());
     int prevColon = prev.lastIndexOf(':');
     int nextColon = next.lastIndexOf(':');
     pid = Integer.parseInt(prev.substring(prevColon + 1));
@@ -520,8 +527,8 @@ final class SchedTraceParser {
     }
     char first = state.charAt(0);
     if (first >= '0' && first <= '9') {
-      long bits = state.startsWith("0x") ? Long.parseLong(state.substring(2), 16)
-          : Long.parseLong(state);
+      long bits =
+          state.startsWith("0x") ? Long.parseLong(state.substring(2), 16) : Long.parseLong(state);
       // Preemption is a bit above the reported states (TASK_REPORT_MAX, TASK_STATE_MAX); the
       // exit states are 0x10 and 0x20 in both layouts.
       long reported = bits & 0xff;
@@ -561,8 +568,11 @@ final class SchedTraceParser {
         return -1;
       }
       int close = line.indexOf(']', open);
-      if (close > open + 1 && close - open <= 7 && isDigits(line, open + 1, close)
-          && open > cursor && line.charAt(open - 1) == ' ') {
+      if (close > open + 1
+          && close - open <= 7
+          && isDigits(line, open + 1, close)
+          && open > cursor
+          && line.charAt(open - 1) == ' ') {
         return open;
       }
       from = open + 1;
@@ -582,7 +592,9 @@ final class SchedTraceParser {
     String last = text.substring(space + 1);
     int slash = last.indexOf('/');
     String tid = slash >= 0 ? last.substring(slash + 1) : last;
-    if (space > 0 && !tid.isEmpty() && isDigits(tid, 0, tid.length())
+    if (space > 0
+        && !tid.isEmpty()
+        && isDigits(tid, 0, tid.length())
         && (slash < 0 || isDigits(last, 0, slash))) {
       facts.perfColumns = true;
       return Integer.parseInt(tid);
@@ -592,29 +604,48 @@ final class SchedTraceParser {
       facts.ftraceColumns = true;
       return Integer.parseInt(text.substring(dash + 1));
     }
-    throw problem(lineNo, "cannot read the task column '" + excerpt(column) + "': expected"
-        + " COMM-PID (ftrace, trace-cmd report) or COMM TID (perf script)");
+    throw problem(
+        lineNo,
+        "cannot read the task column '"
+            + excerpt(column)
+            + "': expected"
+            + " COMM-PID (ftrace, trace-cmd report) or COMM TID (perf script)");
   }
 
   private long time(String token) {
     int n = token.length() - 1;
     if (n <= 0 || token.charAt(n) != ':') {
-      throw problem(lineNo, "expected a time stamp SECONDS.FRACTION: after the CPU column, got '"
-          + excerpt(token) + "'");
+      throw problem(
+          lineNo,
+          "expected a time stamp SECONDS.FRACTION: after the CPU column, got '"
+              + excerpt(token)
+              + "'");
     }
     int dot = token.indexOf('.');
     if (dot < 0) {
       if (!isDigits(token, 0, n)) {
-        throw problem(lineNo, "expected a time stamp SECONDS.FRACTION: after the CPU column,"
-            + " got '" + excerpt(token) + "'");
+        throw problem(
+            lineNo,
+            "expected a time stamp SECONDS.FRACTION: after the CPU column,"
+                + " got '"
+                + excerpt(token)
+                + "'");
       }
       // An integer clock (trace_clock counter or a raw ns stamp): read as nanoseconds.
       return Long.parseLong(token.substring(0, n));
     }
-    if (dot == 0 || !isDigits(token, 0, dot) || !isDigits(token, dot + 1, n) || dot + 1 == n
-        || n - dot - 1 > 9 || dot > 10) {
-      throw problem(lineNo, "expected a time stamp SECONDS.FRACTION (at most 9 decimals): after"
-          + " the CPU column, got '" + excerpt(token) + "'");
+    if (dot == 0
+        || !isDigits(token, 0, dot)
+        || !isDigits(token, dot + 1, n)
+        || dot + 1 == n
+        || n - dot - 1 > 9
+        || dot > 10) {
+      throw problem(
+          lineNo,
+          "expected a time stamp SECONDS.FRACTION (at most 9 decimals): after"
+              + " the CPU column, got '"
+              + excerpt(token)
+              + "'");
     }
     long seconds = Long.parseLong(token.substring(0, dot));
     long fraction = Long.parseLong(token.substring(dot + 1, n));

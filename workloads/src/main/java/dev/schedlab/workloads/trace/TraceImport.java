@@ -28,8 +28,8 @@ public final class TraceImport {
   /**
    * Reads {@code file}: a program file (a JSON document) or a trace's text.
    *
-   * @param machine the recording machine, or null when it is not known (work = CPU time; a
-   *     program file keeps the machine it was imported with)
+   * @param machine the recording machine, or null when it is not known (work = CPU time; a program
+   *     file keeps the machine it was imported with)
    * @throws IllegalArgumentException with one line naming the file and the problem
    */
   public static TraceModel read(Path file, RecordingMachine machine) {
@@ -65,37 +65,48 @@ public final class TraceImport {
    */
   public static TraceModel text(InputStream in, String name, RecordingMachine machine)
       throws IOException {
-    SchedTraceParser.Facts facts = new SchedTraceParser.Facts();
-    RecordingMachine recording =
-        machine != null ? machine : RecordingMachine.unknown("unknown");
+    TraceFacts facts = new TraceFacts();
+    RecordingMachine recording = machine != null ? machine : RecordingMachine.unknown("unknown");
     TraceModelBuilder builder = new TraceModelBuilder(recording, facts);
     try {
       SchedTraceParser.parse(in, name, builder, facts);
     } catch (IllegalArgumentException e) {
-      throw e.getMessage().startsWith(name) ? e
+      throw e.getMessage().startsWith(name)
+          ? e
           : new IllegalArgumentException(name + ": " + e.getMessage(), e);
     }
     if (facts.schedEvents == 0) {
-      throw new IllegalArgumentException(name + " has no scheduler events (sched_switch,"
-          + " sched_waking, sched_wakeup, sched_wakeup_new, sched_process_fork/exec/exit,"
-          + " sched_migrate_task) among its " + facts.otherEvents + " events: record them with"
-          + " perf sched record and convert with perf script, or enable events/sched in"
-          + " tracefs");
+      throw new IllegalArgumentException(
+          name
+              + " has no scheduler events (sched_switch,"
+              + " sched_waking, sched_wakeup, sched_wakeup_new, sched_process_fork/exec/exit,"
+              + " sched_migrate_task) among its "
+              + facts.otherEvents
+              + " events: record them with"
+              + " perf sched record and convert with perf script, or enable events/sched in"
+              + " tracefs");
     }
     if (facts.count("sched_switch") == 0) {
-      throw new IllegalArgumentException(name + " lacks sched_switch events, which give the"
-          + " CPU bursts (it has " + present(facts) + "): record sched:sched_switch too (perf"
-          + " sched record does)");
+      throw new IllegalArgumentException(
+          name
+              + " lacks sched_switch events, which give the"
+              + " CPU bursts (it has "
+              + present(facts)
+              + "): record sched:sched_switch too (perf"
+              + " sched record does)");
     }
-    String format = facts.perfColumns ? "perf script"
-        : facts.pluginFields || facts.declaredCpus > 0 && !facts.ftraceColumns
-            ? "trace-cmd report" : "ftrace text";
+    String format =
+        facts.perfColumns
+            ? "perf script"
+            : facts.pluginFields || facts.declaredCpus > 0 && !facts.ftraceColumns
+                ? "trace-cmd report"
+                : "ftrace text";
     int cpus = Math.max(facts.declaredCpus, facts.maxCpu + 1);
     String recordedOn = machine != null ? machine.name() : unknownMachine(facts);
     return builder.finish(name, format, recordedOn, cpus, facts.lastNs, notes(facts));
   }
 
-  private static String unknownMachine(SchedTraceParser.Facts facts) {
+  private static String unknownMachine(TraceFacts facts) {
     List<String> parts = new ArrayList<>();
     if (!facts.hostname.isEmpty()) {
       parts.add(facts.hostname);
@@ -110,9 +121,9 @@ public final class TraceImport {
     return known + " (capacity and SMT not known: work = CPU time)";
   }
 
-  private static String present(SchedTraceParser.Facts facts) {
+  private static String present(TraceFacts facts) {
     List<String> present = new ArrayList<>();
-    for (String event : SchedTraceParser.EVENT_NAMES) {
+    for (String event : TraceFacts.EVENT_NAMES) {
       if (facts.count(event) > 0) {
         present.add(event + " " + facts.count(event));
       }
@@ -120,19 +131,22 @@ public final class TraceImport {
     return String.join(", ", present);
   }
 
-  private static List<String> notes(SchedTraceParser.Facts facts) {
+  private static List<String> notes(TraceFacts facts) {
     List<String> notes = new ArrayList<>();
     if (facts.count("sched_waking") == 0 && facts.count("sched_wakeup") == 0) {
-      notes.add("no sched_waking or sched_wakeup events: every sleep is replayed as a timed"
-          + " sleep of its recorded length (no wake edges)");
+      notes.add(
+          "no sched_waking or sched_wakeup events: every sleep is replayed as a timed"
+              + " sleep of its recorded length (no wake edges)");
     } else if (facts.count("sched_waking") == 0) {
-      notes.add("no sched_waking events: wakers are read from sched_wakeup, which newer"
-          + " kernels may log on the woken task's CPU; wakeups logged there from interrupt"
-          + " context are timed sleeps");
+      notes.add(
+          "no sched_waking events: wakers are read from sched_wakeup, which newer"
+              + " kernels may log on the woken task's CPU; wakeups logged there from interrupt"
+              + " context are timed sleeps");
     }
     if (facts.count("sched_process_fork") == 0) {
-      notes.add("no sched_process_fork events: tasks that appear during the trace start as"
-          + " sleepers until their first sight");
+      notes.add(
+          "no sched_process_fork events: tasks that appear during the trace start as"
+              + " sleepers until their first sight");
     }
     if (facts.count("sched_process_exit") == 0 && facts.count("sched_process_fork") > 0) {
       notes.add("no sched_process_exit events: exits are read from the last switch (X or Z)");
@@ -141,13 +155,21 @@ public final class TraceImport {
       notes.add(NO_MIGRATIONS);
     }
     if (facts.wrapped()) {
-      notes.add(String.format(Locale.ROOT, "the ring buffer overwrote older events (%d of %d"
-          + " entries kept): each CPU's state is read from its first event on",
-          facts.entriesInBuffer, facts.entriesWritten));
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "the ring buffer overwrote older events (%d of %d"
+                  + " entries kept): each CPU's state is read from its first event on",
+              facts.entriesInBuffer,
+              facts.entriesWritten));
     }
     if (facts.lostEvents > 0 || facts.gaps > 0) {
-      notes.add(facts.gaps + " gaps in the trace (" + facts.lostEvents + " lost events): the"
-          + " task running across a gap is not accounted there");
+      notes.add(
+          facts.gaps
+              + " gaps in the trace ("
+              + facts.lostEvents
+              + " lost events): the"
+              + " task running across a gap is not accounted there");
     }
     if (facts.otherEvents > 0) {
       notes.add(facts.otherEvents + " events other than the scheduler's were passed over");

@@ -6,9 +6,9 @@ import java.util.Locale;
 
 /**
  * A recorded workload as task programs: what {@code wl.trace} replays and {@code schedlab trace
- * import} writes. Checked on construction: every block is released by exactly one wake of
- * another task, every forked task is forked exactly once by one traced task, and initial tasks
- * are not forked.
+ * import} writes. Checked on construction: every block is released by exactly one wake of another
+ * task, every forked task is forked exactly once by one traced task, and initial tasks are not
+ * forked.
  *
  * @param source the file it came from
  * @param format how it was read ({@code perf script}, {@code ftrace text}, {@code trace-cmd
@@ -21,8 +21,15 @@ import java.util.Locale;
  * @param notes what the import assumed or could not do, one sentence each
  * @param migrations {@code sched_migrate_task} counts as triples (from CPU, to CPU, count)
  */
-public record TraceModel(String source, String format, String recordedOn, int cpus,
-    long durationNs, List<TraceTask> tasks, Counts counts, List<String> notes,
+public record TraceModel(
+    String source,
+    String format,
+    String recordedOn,
+    int cpus,
+    long durationNs,
+    List<TraceTask> tasks,
+    Counts counts,
+    List<String> notes,
     long[] migrations) {
 
   /**
@@ -42,9 +49,20 @@ public record TraceModel(String source, String format, String recordedOn, int cp
    * @param inconsistencies events that contradicted what the import followed (lost events)
    * @param gaps {@code [LOST]} and {@code buffer started} marks
    */
-  public record Counts(long events, long switches, long bursts, long edges, long timedWakeups,
-      long sleepsWithoutWakeup, long forks, long exits, long execs, long preemptions,
-      long pidReuses, long inconsistencies, long gaps) {}
+  public record Counts(
+      long events,
+      long switches,
+      long bursts,
+      long edges,
+      long timedWakeups,
+      long sleepsWithoutWakeup,
+      long forks,
+      long exits,
+      long execs,
+      long preemptions,
+      long pidReuses,
+      long inconsistencies,
+      long gaps) {}
 
   public TraceModel {
     tasks = List.copyOf(tasks);
@@ -84,11 +102,20 @@ public record TraceModel(String source, String format, String recordedOn, int cp
 
   /** One line for reports: where it came from and what it holds. */
   public String describe() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "replay of %s (%s, recorded on %s, %d CPUs, %.3f s): %d tasks, %d bursts, %d wake"
             + " edges, %d timed wakeups, %d forks, %d exits",
-        source, format, recordedOn, cpus, durationNs / 1e9, tasks.size(), counts.bursts(),
-        counts.edges(), counts.timedWakeups() + counts.sleepsWithoutWakeup(), counts.forks(),
+        source,
+        format,
+        recordedOn,
+        cpus,
+        durationNs / 1e9,
+        tasks.size(),
+        counts.bursts(),
+        counts.edges(),
+        counts.timedWakeups() + counts.sleepsWithoutWakeup(),
+        counts.forks(),
         counts.exits());
   }
 
@@ -105,8 +132,8 @@ public record TraceModel(String source, String format, String recordedOn, int cp
         long argument = TraceOps.argument(op);
         if (kind == TraceOps.BLOCK || kind == TraceOps.WAKE) {
           if (argument > 50_000_000) {
-            throw new IllegalArgumentException("task " + task.name() + ": block " + argument
-                + " out of range");
+            throw new IllegalArgumentException(
+                "task " + task.name() + ": block " + argument + " out of range");
           }
           int id = (int) argument;
           while (blockOwner.size() <= id) {
@@ -115,18 +142,29 @@ public record TraceModel(String source, String format, String recordedOn, int cp
           }
           if (kind == TraceOps.BLOCK) {
             if (blockOwner.get(id) >= 0) {
-              throw new IllegalArgumentException("block " + id + " appears in tasks "
-                  + tasks.get(blockOwner.get(id)).name() + " and " + task.name());
+              throw new IllegalArgumentException(
+                  "block "
+                      + id
+                      + " appears in tasks "
+                      + tasks.get(blockOwner.get(id)).name()
+                      + " and "
+                      + task.name());
             }
             blockOwner.set(id, t);
           } else {
             wakeCount.set(id, wakeCount.get(id) + 1);
           }
         } else if (kind == TraceOps.SPAWN) {
-          if (argument >= tasks.size() || tasks.get((int) argument).initial()
-              || forkedBy[(int) argument] >= 0 || argument == t) {
-            throw new IllegalArgumentException("task " + task.name() + " forks task number "
-                + argument + ", which is not a forked task of the trace or is forked twice");
+          if (argument >= tasks.size()
+              || tasks.get((int) argument).initial()
+              || forkedBy[(int) argument] >= 0
+              || argument == t) {
+            throw new IllegalArgumentException(
+                "task "
+                    + task.name()
+                    + " forks task number "
+                    + argument
+                    + ", which is not a forked task of the trace or is forked twice");
           }
           forkedBy[(int) argument] = t;
         } else if (kind == TraceOps.PENDING) {
@@ -136,15 +174,21 @@ public record TraceModel(String source, String format, String recordedOn, int cp
     }
     for (int id = 0; id < blockOwner.size(); id++) {
       if (blockOwner.get(id) < 0 || wakeCount.get(id) != 1) {
-        throw new IllegalArgumentException("block " + id + " has " + wakeCount.get(id)
-            + " wakes and " + (blockOwner.get(id) < 0 ? "no" : "one") + " blocked task;"
-            + " expected one of each");
+        throw new IllegalArgumentException(
+            "block "
+                + id
+                + " has "
+                + wakeCount.get(id)
+                + " wakes and "
+                + (blockOwner.get(id) < 0 ? "no" : "one")
+                + " blocked task;"
+                + " expected one of each");
       }
     }
     for (int t = 0; t < tasks.size(); t++) {
       if (!tasks.get(t).initial() && forkedBy[t] < 0) {
-        throw new IllegalArgumentException("task " + tasks.get(t).name()
-            + " is neither initial nor forked by a traced task");
+        throw new IllegalArgumentException(
+            "task " + tasks.get(t).name() + " is neither initial nor forked by a traced task");
       }
     }
   }

@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
  * follows which task runs since when (the line's task column says so even before the CPU's first
  * switch) and accounts the running task's work at the speed {@link RecordingMachine} gives that
  * CPU, recomputed whenever an SMT sibling becomes busy or idle. Per task it follows the kernel's
- * states: a switch out with {@code prev_state} R is a preemption (the work continues, the
- * replay's scheduler decides), S/D and the other sleeping states end a run and open a sleep, X/Z
- * end the task.
+ * states: a switch out with {@code prev_state} R is a preemption (the work continues, the replay's
+ * scheduler decides), S/D and the other sleeping states end a run and open a sleep, X/Z end the
+ * task.
  *
  * <p>How a sleep ends is read from the wakeup that ends it: a {@code sched_waking} (or, in traces
  * without it, {@code sched_wakeup}) logged while a traced task ran on that CPU, outside interrupt
@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
  * that point of its work.
  *
  * <p>Tasks seen running at a CPU's first event existed at the trace's start and start running at
- * once; tasks seen first being woken, or first switched in later, slept until then (a timed
- * sleep from the start: the trace cannot tell a late fork from a long sleep or wait). Events that contradict what was
- * followed (lost events, PID reuse without an exit) are counted and the state re-read from them.
+ * once; tasks seen first being woken, or first switched in later, slept until then (a timed sleep
+ * from the start: the trace cannot tell a late fork from a long sleep or wait). Events that
+ * contradict what was followed (lost events, PID reuse without an exit) are counted and the state
+ * re-read from them.
  */
 final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusyState {
 
@@ -43,8 +44,9 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   private static final int DEAD = 5;
 
   /** Per-CPU kernel threads, bound to the CPU their name carries. */
-  private static final Pattern PER_CPU_THREAD = Pattern.compile(
-      "(?:ksoftirqd|migration|cpuhp|idle_inject|watchdog|rcuc|kworker)/(\\d+)(?::\\d+H?)?");
+  private static final Pattern PER_CPU_THREAD =
+      Pattern.compile(
+          "(?:ksoftirqd|migration|cpuhp|idle_inject|watchdog|rcuc|kworker)/(\\d+)(?::\\d+H?)?");
 
   /** A task as the import follows it. */
   private static final class Draft {
@@ -86,7 +88,7 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   }
 
   private final RecordingMachine machine;
-  private final SchedTraceParser.Facts facts;
+  private final TraceFacts facts;
   private final boolean constantSpeed;
   private final List<Draft> tasks = new ArrayList<>();
   private int[] pidToTask = new int[1 << 16];
@@ -119,7 +121,7 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   private long inconsistencies;
   private long gaps;
 
-  TraceModelBuilder(RecordingMachine machine, SchedTraceParser.Facts facts) {
+  TraceModelBuilder(RecordingMachine machine, TraceFacts facts) {
     this.machine = machine;
     this.facts = facts;
     this.constantSpeed = machine.neighbours(0).length == 0 && machine.cpuCount() == 0;
@@ -153,8 +155,17 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   // Events
 
   @Override
-  public void schedSwitch(int line, long timeNs, int cpu, int prevPid, String prevComm,
-      int prevPrio, LeaveState prevState, int nextPid, String nextComm, int nextPrio) {
+  public void schedSwitch(
+      int line,
+      long timeNs,
+      int cpu,
+      int prevPid,
+      String prevComm,
+      int prevPrio,
+      LeaveState prevState,
+      int nextPid,
+      String nextComm,
+      int nextPrio) {
     begin(line, timeNs, cpu, prevPid);
     switches++;
     Draft prev = prevPid == 0 ? null : taskFor(prevPid, prevComm);
@@ -207,8 +218,16 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   }
 
   @Override
-  public void wakeup(int line, long timeNs, int cpu, int currentPid, boolean inInterrupt,
-      int pid, String comm, int prio, boolean waking) {
+  public void wakeup(
+      int line,
+      long timeNs,
+      int cpu,
+      int currentPid,
+      boolean inInterrupt,
+      int pid,
+      String comm,
+      int prio,
+      boolean waking) {
     begin(line, timeNs, cpu, currentPid);
     if (pid == 0) {
       return;
@@ -222,8 +241,10 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
     if (woken.state != BLOCKED) {
       return;
     }
-    int waker = currentPid == 0 || inInterrupt || currentPid >= pidToTask.length
-        ? -1 : pidToTask[currentPid];
+    int waker =
+        currentPid == 0 || inInterrupt || currentPid >= pidToTask.length
+            ? -1
+            : pidToTask[currentPid];
     Draft from = waker >= 0 ? tasks.get(waker) : null;
     if (from != null && from != woken && from.state == RUNNING && from.cpu == cpu) {
       advanceAround(cpu, timeNs);
@@ -256,8 +277,14 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   }
 
   @Override
-  public void fork(int line, long timeNs, int cpu, int parentPid, String parentComm,
-      int childPid, String childComm) {
+  public void fork(
+      int line,
+      long timeNs,
+      int cpu,
+      int parentPid,
+      String parentComm,
+      int childPid,
+      String childComm) {
     begin(line, timeNs, cpu, parentPid);
     Draft parent = taskFor(parentPid, parentComm);
     if (childPid <= 0) {
@@ -287,8 +314,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   @Override
   public void exec(int line, long timeNs, int cpu, int pid, String filename) {
     begin(line, timeNs, cpu, -1);
-    Draft task = pid < pidToTask.length && pid > 0 && pidToTask[pid] >= 0
-        ? tasks.get(pidToTask[pid]) : null;
+    Draft task =
+        pid < pidToTask.length && pid > 0 && pidToTask[pid] >= 0 ? tasks.get(pidToTask[pid]) : null;
     if (task != null) {
       String base = filename.substring(filename.lastIndexOf('/') + 1);
       task.comm = base.length() > 15 ? base.substring(0, 15) : base;
@@ -310,8 +337,9 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
     if (origCpu < 0 || destCpu < 0) {
       return;
     }
-    migrationCounts.computeIfAbsent((long) origCpu << 32 | destCpu,
-        k -> new long[] {origCpu, destCpu, 0})[2]++;
+    migrationCounts
+        .computeIfAbsent((long) origCpu << 32 | destCpu, k -> new long[] {origCpu, destCpu, 0})[
+        2]++;
     if (pid > 0 && pid < pidToTask.length && pidToTask[pid] >= 0) {
       tasks.get(pidToTask[pid]).migrations++;
     }
@@ -332,8 +360,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
    *
    * @param endNs the last event's time
    */
-  TraceModel finish(String source, String format, String recordedOn, int cpus, long endNs,
-      List<String> notes) {
+  TraceModel finish(
+      String source, String format, String recordedOn, int cpus, long endNs, List<String> notes) {
     nowNs = endNs;
     for (int cpu = 0; cpu < curr.length; cpu++) {
       if (curr[cpu] >= 0) {
@@ -347,8 +375,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
     int realTime = 0;
     for (Draft task : tasks) {
       switch (task.state) {
-        case BLOCKED -> task.ops[task.pendingOp] =
-            TraceOps.op(task.exiting ? TraceOps.EXIT : TraceOps.PARK, 0);
+        case BLOCKED ->
+            task.ops[task.pendingOp] = TraceOps.op(task.exiting ? TraceOps.EXIT : TraceOps.PARK, 0);
         case DEAD -> {
           // Its program ends with its exit.
         }
@@ -366,33 +394,64 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
       Matcher m = PER_CPU_THREAD.matcher(task.comm);
       int pinned = m.matches() ? Integer.parseInt(m.group(1)) : -1;
       realTime += task.prio < 100 ? 1 : 0;
-      out.add(new TraceTask(name, task.pid, task.comm, task.prio, pinned, task.initial,
-          compact(task), new TraceTask.Recorded(task.cpuNs, task.switchIns, task.blocked,
-              task.preempted, task.wakeups, task.migrations)));
+      out.add(
+          new TraceTask(
+              name,
+              task.pid,
+              task.comm,
+              task.prio,
+              pinned,
+              task.initial,
+              compact(task),
+              new TraceTask.Recorded(
+                  task.cpuNs,
+                  task.switchIns,
+                  task.blocked,
+                  task.preempted,
+                  task.wakeups,
+                  task.migrations)));
     }
     List<String> allNotes = new ArrayList<>(notes);
     if (realTime > 0) {
-      allNotes.add(realTime + " real-time or deadline tasks (prio below 100) are replayed as"
-          + " SCHED_NORMAL nice -20: the engine models the fair class only");
+      allNotes.add(
+          realTime
+              + " real-time or deadline tasks (prio below 100) are replayed as"
+              + " SCHED_NORMAL nice -20: the engine models the fair class only");
     }
     if (inconsistencies > 0) {
-      allNotes.add(inconsistencies + " events contradicted the state followed so far (lost"
-          + " events or an untraced start); the state was re-read from them");
+      allNotes.add(
+          inconsistencies
+              + " events contradicted the state followed so far (lost"
+              + " events or an untraced start); the state was re-read from them");
     }
     long[] migrations = new long[migrationCounts.size() * 3];
     int k = 0;
-    for (long[] triple : migrationCounts.values().stream()
-        .sorted((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
-        .toList()) {
+    for (long[] triple :
+        migrationCounts.values().stream()
+            .sorted((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]))
+            .toList()) {
       migrations[k++] = triple[0];
       migrations[k++] = triple[1];
       migrations[k++] = triple[2];
     }
-    TraceModel.Counts counts = new TraceModel.Counts(events, switches, bursts, edges, timedWakeups,
-        sleepsWithoutWakeup, forks, exits, execs, preemptions, pidReuses, inconsistencies, gaps);
+    TraceModel.Counts counts =
+        new TraceModel.Counts(
+            events,
+            switches,
+            bursts,
+            edges,
+            timedWakeups,
+            sleepsWithoutWakeup,
+            forks,
+            exits,
+            execs,
+            preemptions,
+            pidReuses,
+            inconsistencies,
+            gaps);
     long duration = startNs == Long.MIN_VALUE ? 0 : endNs - startNs;
-    return new TraceModel(source, format, recordedOn, cpus, duration, out, counts, allNotes,
-        migrations);
+    return new TraceModel(
+        source, format, recordedOn, cpus, duration, out, counts, allNotes, migrations);
   }
 
   private static long[] compact(Draft task) {
@@ -455,8 +514,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   }
 
   /**
-   * {@code task} runs on {@code cpu} since {@code sinceNs}: a sleep it was in ends there (no
-   * wakeup event was seen), a CPU it was followed on loses it.
+   * {@code task} runs on {@code cpu} since {@code sinceNs}: a sleep it was in ends there (no wakeup
+   * event was seen), a CPU it was followed on loses it.
    */
   private void claim(Draft task, int cpu, long sinceNs, long atNs) {
     if (task.state == FRESH && sinceNs > startNs) {
@@ -482,9 +541,17 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
       return;
     }
     if (machine.cpuCount() > 0 && cpu >= machine.cpuCount()) {
-      throw new IllegalArgumentException("the trace has CPU " + cpu + " but the recording"
-          + " machine " + machine.name() + " has " + machine.cpuCount() + " CPUs (0-"
-          + (machine.cpuCount() - 1) + ")");
+      throw new IllegalArgumentException(
+          "the trace has CPU "
+              + cpu
+              + " but the recording"
+              + " machine "
+              + machine.name()
+              + " has "
+              + machine.cpuCount()
+              + " CPUs (0-"
+              + (machine.cpuCount() - 1)
+              + ")");
     }
     int old = curr.length;
     int n = Math.max(cpu + 1, Math.max(8, old * 2));
@@ -519,8 +586,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
     if (pid >= pidToTask.length) {
       taskFor(pid, comm);
     }
-    Draft task = new Draft(tasks.size(), pid, comm == null || comm.startsWith("<") ? "pid"
-        : comm, initial);
+    Draft task =
+        new Draft(tasks.size(), pid, comm == null || comm.startsWith("<") ? "pid" : comm, initial);
     tasks.add(task);
     pidToTask[pid] = task.index;
     return task;
@@ -542,8 +609,8 @@ final class TraceModelBuilder implements SchedEventSink, RecordingMachine.BusySt
   /** A sleep ended at {@code timeNs} without a traced waker: a timed sleep of its length. */
   private void endSleep(Draft task, long timeNs) {
     long length = timeNs - task.blockedAt;
-    task.ops[task.pendingOp] = length > 0 ? TraceOps.op(TraceOps.SLEEP, length)
-        : TraceOps.op(TraceOps.NOP, 0);
+    task.ops[task.pendingOp] =
+        length > 0 ? TraceOps.op(TraceOps.SLEEP, length) : TraceOps.op(TraceOps.NOP, 0);
     task.pendingOp = -1;
     task.state = RUNNABLE;
   }

@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * The compact form of an imported trace ({@code schedlab trace import -o program.json}): a JSON
  * document with the recording's facts, the import's counts and notes, the recorded migrations and
- * one object per task with its program as text ({@code r1200 w3 b4 s500 f2 x}: run work units,
- * wake block 3, block at block 4, sleep 500 ns, fork task 2, exit; {@code p} parks the task for
- * good). {@code wl.trace -W file=} reads it back as it reads a trace.
+ * one object per task with its program as text ({@code r1200 w3 b4 s500 f2 x}: run work units, wake
+ * block 3, block at block 4, sleep 500 ns, fork task 2, exit; {@code p} parks the task for good).
+ * {@code wl.trace -W file=} reads it back as it reads a trace.
  */
 public final class TraceProgramFile {
 
@@ -34,19 +34,33 @@ public final class TraceProgramFile {
     out.append("  \"cpus\": ").append(Integer.toString(model.cpus())).append(",\n");
     out.append("  \"duration_ns\": ").append(Long.toString(model.durationNs())).append(",\n");
     TraceModel.Counts c = model.counts();
-    out.append("  \"counts\": {\"events\": ").append(Long.toString(c.events()))
-        .append(", \"switches\": ").append(Long.toString(c.switches()))
-        .append(", \"bursts\": ").append(Long.toString(c.bursts()))
-        .append(", \"edges\": ").append(Long.toString(c.edges()))
-        .append(", \"timed_wakeups\": ").append(Long.toString(c.timedWakeups()))
-        .append(", \"sleeps_without_wakeup\": ").append(Long.toString(c.sleepsWithoutWakeup()))
-        .append(", \"forks\": ").append(Long.toString(c.forks()))
-        .append(", \"exits\": ").append(Long.toString(c.exits()))
-        .append(", \"execs\": ").append(Long.toString(c.execs()))
-        .append(", \"preemptions\": ").append(Long.toString(c.preemptions()))
-        .append(", \"pid_reuses\": ").append(Long.toString(c.pidReuses()))
-        .append(", \"inconsistencies\": ").append(Long.toString(c.inconsistencies()))
-        .append(", \"gaps\": ").append(Long.toString(c.gaps())).append("},\n");
+    out.append("  \"counts\": {\"events\": ")
+        .append(Long.toString(c.events()))
+        .append(", \"switches\": ")
+        .append(Long.toString(c.switches()))
+        .append(", \"bursts\": ")
+        .append(Long.toString(c.bursts()))
+        .append(", \"edges\": ")
+        .append(Long.toString(c.edges()))
+        .append(", \"timed_wakeups\": ")
+        .append(Long.toString(c.timedWakeups()))
+        .append(", \"sleeps_without_wakeup\": ")
+        .append(Long.toString(c.sleepsWithoutWakeup()))
+        .append(", \"forks\": ")
+        .append(Long.toString(c.forks()))
+        .append(", \"exits\": ")
+        .append(Long.toString(c.exits()))
+        .append(", \"execs\": ")
+        .append(Long.toString(c.execs()))
+        .append(", \"preemptions\": ")
+        .append(Long.toString(c.preemptions()))
+        .append(", \"pid_reuses\": ")
+        .append(Long.toString(c.pidReuses()))
+        .append(", \"inconsistencies\": ")
+        .append(Long.toString(c.inconsistencies()))
+        .append(", \"gaps\": ")
+        .append(Long.toString(c.gaps()))
+        .append("},\n");
     out.append("  \"notes\": [");
     for (int i = 0; i < model.notes().size(); i++) {
       out.append(i == 0 ? "" : ", ").append(quote(model.notes().get(i)));
@@ -55,8 +69,13 @@ public final class TraceProgramFile {
     out.append("  \"migrations\": [");
     long[] m = model.migrations();
     for (int i = 0; i < m.length; i += 3) {
-      out.append(i == 0 ? "" : ", ").append('[').append(Long.toString(m[i])).append(", ")
-          .append(Long.toString(m[i + 1])).append(", ").append(Long.toString(m[i + 2]))
+      out.append(i == 0 ? "" : ", ")
+          .append('[')
+          .append(Long.toString(m[i]))
+          .append(", ")
+          .append(Long.toString(m[i + 1]))
+          .append(", ")
+          .append(Long.toString(m[i + 2]))
           .append(']');
     }
     out.append("],\n");
@@ -66,19 +85,34 @@ public final class TraceProgramFile {
       TraceTask t = tasks.get(i);
       TraceTask.Recorded r = t.recorded();
       out.append(i == 0 ? "\n" : ",\n");
-      out.append("    {\"name\": ").append(quote(t.name()))
-          .append(", \"pid\": ").append(Integer.toString(t.pid()))
-          .append(", \"comm\": ").append(quote(t.comm()))
-          .append(", \"prio\": ").append(Integer.toString(t.prio()))
-          .append(", \"pinned_cpu\": ").append(Integer.toString(t.pinnedCpu()))
-          .append(", \"initial\": ").append(Boolean.toString(t.initial()))
-          .append(",\n     \"recorded\": {\"cpu_ns\": ").append(Long.toString(r.cpuNs()))
-          .append(", \"switch_ins\": ").append(Long.toString(r.switchIns()))
-          .append(", \"blocked\": ").append(Long.toString(r.blocked()))
-          .append(", \"preempted\": ").append(Long.toString(r.preempted()))
-          .append(", \"wakeups\": ").append(Long.toString(r.wakeups()))
-          .append(", \"migrations\": ").append(Long.toString(r.migrations())).append("},\n")
-          .append("     \"ops\": ").append(quote(TraceOps.format(t.ops()))).append('}');
+      out.append("    {\"name\": ")
+          .append(quote(t.name()))
+          .append(", \"pid\": ")
+          .append(Integer.toString(t.pid()))
+          .append(", \"comm\": ")
+          .append(quote(t.comm()))
+          .append(", \"prio\": ")
+          .append(Integer.toString(t.prio()))
+          .append(", \"pinned_cpu\": ")
+          .append(Integer.toString(t.pinnedCpu()))
+          .append(", \"initial\": ")
+          .append(Boolean.toString(t.initial()))
+          .append(",\n     \"recorded\": {\"cpu_ns\": ")
+          .append(Long.toString(r.cpuNs()))
+          .append(", \"switch_ins\": ")
+          .append(Long.toString(r.switchIns()))
+          .append(", \"blocked\": ")
+          .append(Long.toString(r.blocked()))
+          .append(", \"preempted\": ")
+          .append(Long.toString(r.preempted()))
+          .append(", \"wakeups\": ")
+          .append(Long.toString(r.wakeups()))
+          .append(", \"migrations\": ")
+          .append(Long.toString(r.migrations()))
+          .append("},\n")
+          .append("     \"ops\": ")
+          .append(quote(TraceOps.format(t.ops())))
+          .append('}');
     }
     out.append("\n  ]\n}\n");
   }
@@ -91,20 +125,33 @@ public final class TraceProgramFile {
   static TraceModel read(String json) {
     Object document = Json.parse(json);
     if (!(document instanceof Map<?, ?> root) || !KIND.equals(root.get("schedlab"))) {
-      throw new IllegalArgumentException("not a schedlab trace program (expected \"schedlab\":"
-          + " \"" + KIND + "\" as written by schedlab trace import -o)");
+      throw new IllegalArgumentException(
+          "not a schedlab trace program (expected \"schedlab\":"
+              + " \""
+              + KIND
+              + "\" as written by schedlab trace import -o)");
     }
     long version = number(root, "version");
     if (version != VERSION) {
-      throw new IllegalArgumentException("trace program version " + version + ": this schedlab"
-          + " reads version " + VERSION);
+      throw new IllegalArgumentException(
+          "trace program version " + version + ": this schedlab" + " reads version " + VERSION);
     }
     Map<?, ?> c = object(root, "counts");
-    TraceModel.Counts counts = new TraceModel.Counts(number(c, "events"),
-        number(c, "switches"), number(c, "bursts"),
-        number(c, "edges"), number(c, "timed_wakeups"), number(c, "sleeps_without_wakeup"),
-        number(c, "forks"), number(c, "exits"), number(c, "execs"), number(c, "preemptions"),
-        number(c, "pid_reuses"), number(c, "inconsistencies"), number(c, "gaps"));
+    TraceModel.Counts counts =
+        new TraceModel.Counts(
+            number(c, "events"),
+            number(c, "switches"),
+            number(c, "bursts"),
+            number(c, "edges"),
+            number(c, "timed_wakeups"),
+            number(c, "sleeps_without_wakeup"),
+            number(c, "forks"),
+            number(c, "exits"),
+            number(c, "execs"),
+            number(c, "preemptions"),
+            number(c, "pid_reuses"),
+            number(c, "inconsistencies"),
+            number(c, "gaps"));
     List<String> notes = new ArrayList<>();
     for (Object note : list(root, "notes")) {
       notes.add(String.valueOf(note));
@@ -138,18 +185,35 @@ public final class TraceProgramFile {
       }
       int prio = (int) number(t, "prio");
       if (prio < -1 || prio > 139) {
-        throw new IllegalArgumentException("task " + name + ": prio " + prio
-            + ": allowed -1..139");
+        throw new IllegalArgumentException("task " + name + ": prio " + prio + ": allowed -1..139");
       }
-      tasks.add(new TraceTask(name, (int) number(t, "pid"), string(t, "comm"), prio,
-          (int) number(t, "pinned_cpu"), Boolean.TRUE.equals(t.get("initial")), ops,
-          new TraceTask.Recorded(number(r, "cpu_ns"), number(r, "switch_ins"),
-              number(r, "blocked"), number(r, "preempted"), number(r, "wakeups"),
-              number(r, "migrations"))));
+      tasks.add(
+          new TraceTask(
+              name,
+              (int) number(t, "pid"),
+              string(t, "comm"),
+              prio,
+              (int) number(t, "pinned_cpu"),
+              Boolean.TRUE.equals(t.get("initial")),
+              ops,
+              new TraceTask.Recorded(
+                  number(r, "cpu_ns"),
+                  number(r, "switch_ins"),
+                  number(r, "blocked"),
+                  number(r, "preempted"),
+                  number(r, "wakeups"),
+                  number(r, "migrations"))));
     }
-    return new TraceModel(string(root, "source"), string(root, "format"),
-        string(root, "recorded_on"), (int) number(root, "cpus"), number(root, "duration_ns"),
-        tasks, counts, notes, migrations);
+    return new TraceModel(
+        string(root, "source"),
+        string(root, "format"),
+        string(root, "recorded_on"),
+        (int) number(root, "cpus"),
+        number(root, "duration_ns"),
+        tasks,
+        counts,
+        notes,
+        migrations);
   }
 
   private static long number(Map<?, ?> object, String key) {

@@ -19,15 +19,15 @@ import java.util.Map;
 /**
  * One replay of a {@link TraceModel}: the initial tasks are created at the start, each runs its
  * program, and forked tasks are created where their parent's program forks them. A wake step
- * releases its block; a task that reaches a block waits there until its waker's program has
- * passed the wake (at once when it already has), which is how a woken task waits for its waker to
- * reach the recorded point rather than for a wall-clock time. Every program, its task spec and
- * the block table are made before the run starts: a step allocates nothing.
+ * releases its block; a task that reaches a block waits there until its waker's program has passed
+ * the wake (at once when it already has), which is how a woken task waits for its waker to reach
+ * the recorded point rather than for a wall-clock time. Every program, its task spec and the block
+ * table are made before the run starts: a step allocates nothing.
  *
- * <p>Metric {@code time}: when the last task reached the end of its program (exited, or slept
- * for good as at the recording's end), in simulated seconds, lower is better. A replay that does
- * not finish in the run reports {@code progress} instead: the share of the recording's work done,
- * in %, higher is better.
+ * <p>Metric {@code time}: when the last task reached the end of its program (exited, or slept for
+ * good as at the recording's end), in simulated seconds, lower is better. A replay that does not
+ * finish in the run reports {@code progress} instead: the share of the recording's work done, in %,
+ * higher is better.
  */
 final class TraceReplay implements Workload {
 
@@ -71,10 +71,12 @@ final class TraceReplay implements Workload {
     for (int t = 0; t < n; t++) {
       TraceTask task = tasks.get(t);
       // A per-CPU kernel thread keeps its CPU; on a smaller machine the CPU number wraps.
-      CpuMask allowed = task.pinnedCpu() < 0 ? null : CpuMasks.of(topology.nrCpuIds(),
-          onlineCpus[task.pinnedCpu() % onlineCpus.length]);
-      specs[t] = new TaskSpec(task.name(), SchedPolicy.NORMAL, task.nice(), allowed,
-          WorkClass.COMPUTE);
+      CpuMask allowed =
+          task.pinnedCpu() < 0
+              ? null
+              : CpuMasks.of(topology.nrCpuIds(), onlineCpus[task.pinnedCpu() % onlineCpus.length]);
+      specs[t] =
+          new TaskSpec(task.name(), SchedPolicy.NORMAL, task.nice(), allowed, WorkClass.COMPUTE);
       programs[t] = new Program(t, task);
       for (int i = 0; i < task.length(); i++) {
         if (TraceOps.kind(task.op(i)) == TraceOps.BLOCK) {
@@ -197,11 +199,12 @@ final class TraceReplay implements Workload {
     boolean done = finished == tasks.size();
     extra.put("completed", done ? 1.0 : 0.0);
     if (done) {
-      extra.put("replay_over_recorded", model.durationNs() == 0 ? 0
-          : lastFinishNs / (double) model.durationNs());
+      extra.put(
+          "replay_over_recorded",
+          model.durationNs() == 0 ? 0 : lastFinishNs / (double) model.durationNs());
       return new WorkloadResult("time", lastFinishNs / 1e9, "s", false, extra);
     }
-    return new WorkloadResult("progress", totalWork == 0 ? 100 : 100 * workDone / totalWork,
-        "%", true, extra);
+    return new WorkloadResult(
+        "progress", totalWork == 0 ? 100 : 100 * workDone / totalWork, "%", true, extra);
   }
 }

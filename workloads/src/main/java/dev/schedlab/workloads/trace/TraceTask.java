@@ -3,8 +3,8 @@ package dev.schedlab.workloads.trace;
 /**
  * One traced task (a thread: the kernel's {@code task_struct}, named by its tid) and its program.
  *
- * @param name unique within the trace: {@code COMM-PID}, with {@code .2}, {@code .3} for a
- *     reused pid
+ * @param name unique within the trace: {@code COMM-PID}, with {@code .2}, {@code .3} for a reused
+ *     pid
  * @param pid its pid (tid) in the recording
  * @param comm its last command name
  * @param prio the kernel's {@code prio} last seen: 100-139 is nice -20..19, below 100 real-time
@@ -13,8 +13,15 @@ package dev.schedlab.workloads.trace;
  * @param ops its program ({@link TraceOps})
  * @param recorded what it did in the recording
  */
-public record TraceTask(String name, int pid, String comm, int prio, int pinnedCpu,
-    boolean initial, long[] ops, Recorded recorded) {
+public record TraceTask(
+    String name,
+    int pid,
+    String comm,
+    int prio,
+    int pinnedCpu,
+    boolean initial,
+    long[] ops,
+    Recorded recorded) {
 
   /**
    * A task's figures in the recording, for comparing a replay with it.
@@ -26,8 +33,8 @@ public record TraceTask(String name, int pid, String comm, int prio, int pinnedC
    * @param wakeups sleeps ended by a wakeup event
    * @param migrations {@code sched_migrate_task} events of the task
    */
-  public record Recorded(long cpuNs, long switchIns, long blocked, long preempted, long wakeups,
-      long migrations) {}
+  public record Recorded(
+      long cpuNs, long switchIns, long blocked, long preempted, long wakeups, long migrations) {}
 
   public TraceTask {
     ops = ops.clone();

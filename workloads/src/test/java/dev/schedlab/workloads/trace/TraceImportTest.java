@@ -3,11 +3,6 @@ package dev.schedlab.workloads.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import dev.schedlab.spi.HardwareModel;
 import dev.schedlab.spi.MachineFacts;
 import dev.schedlab.spi.PerfStateView;
@@ -15,6 +10,11 @@ import dev.schedlab.spi.PerformanceModel;
 import dev.schedlab.topology.Shape;
 import dev.schedlab.topology.SiblingNumbering;
 import dev.schedlab.topology.Topology;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
  * with its header, trace-cmd report with libtraceevent's plugin fields): each gives the same
  * programs, in which a fork is a step of the parent at its point of work, a wakeup logged by a
  * running task is a wake edge at its point of work, a wakeup from the idle task or from interrupt
- * context is a timed sleep, a preemption continues the run, and an exit ends the program; plus
- * the recorded figures each task is compared with. On a modelled recording machine a burst's
- * work follows the CPU's speed while its SMT sibling is busy.
+ * context is a timed sleep, a preemption continues the run, and an exit ends the program; plus the
+ * recorded figures each task is compared with. On a modelled recording machine a burst's work
+ * follows the CPU's speed while its SMT sibling is busy.
  */
 final class TraceImportTest {
 
@@ -39,8 +39,8 @@ final class TraceImportTest {
 
   static TraceModel importText(String text) {
     try {
-      return TraceImport.text(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
-          "t.txt", null);
+      return TraceImport.text(
+          new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "t.txt", null);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -57,14 +57,14 @@ final class TraceImportTest {
     assertThat(model.format()).isEqualTo("ftrace text");
     assertThat(model.cpus()).isEqualTo(2);
     assertThat(model.durationNs()).isEqualTo(600_000);
-    assertThat(model.tasks()).extracting(TraceTask::name)
+    assertThat(model.tasks())
+        .extracting(TraceTask::name)
         .containsExactly("bash-100", "worker-101", "kworker/0:1-30");
     // Forks at the trace's first instant, runs to its wake of the worker, runs to its sleep,
     // sleeps until the idle task's (interrupt) wakeup, runs until the trace ends.
     assertThat(TraceOps.format(task(model, "bash-100").ops()))
         .isEqualTo("f1 r300000 w0 r50000 s150000 r95000");
-    assertThat(TraceOps.format(task(model, "worker-101").ops()))
-        .isEqualTo("r190000 b0 r90000 x");
+    assertThat(TraceOps.format(task(model, "worker-101").ops())).isEqualTo("r190000 b0 r90000 x");
     assertThat(task(model, "worker-101").initial()).isFalse();
     assertThat(task(model, "kworker/0:1-30").pinnedCpu()).isZero();
     TraceModel.Counts counts = model.counts();
@@ -126,7 +126,9 @@ final class TraceImportTest {
 
   @Test
   void commWithSpaces_tgidColumnAndOldWakeupFields_areRead() {
-    TraceModel model = importText("""
+    TraceModel model =
+        importText(
+            """
         Web Content-1234  (   1200) [002] d..2.  5.000000: sched_switch: prev_comm=Web Content \
         prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/2 next_pid=0 next_prio=120
           <idle>-0      (-------) [003] d..2.  5.000100: sched_wakeup: comm=Web Content \
@@ -147,7 +149,9 @@ final class TraceImportTest {
 
   @Test
   void perfPidTidColumnPeriodAndUnknownEvents_areRead() {
-    TraceModel model = importText("""
+    TraceModel model =
+        importText(
+            """
             app 10/11 [000]     2.000000:          1 sched:sched_switch: prev_comm=app \
         prev_pid=11 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
             app 10/12 [001]     2.000010:          1 irq:irq_handler_entry: irq=1 name=x
@@ -165,7 +169,9 @@ final class TraceImportTest {
 
   @Test
   void pidReuse_forkOfALivePid_startsANewTask() {
-    TraceModel model = importText("""
+    TraceModel model =
+        importText(
+            """
           sh-50 [000] d..2. 1.000000: sched_process_fork: comm=sh pid=50 child_comm=sh \
         child_pid=60
           sh-50 [000] d..2. 1.000010: sched_process_fork: comm=sh pid=50 child_comm=sh \
@@ -174,7 +180,8 @@ final class TraceImportTest {
         prev_state=S ==> next_comm=sh next_pid=60 next_prio=120
         """);
 
-    assertThat(model.tasks()).extracting(TraceTask::name)
+    assertThat(model.tasks())
+        .extracting(TraceTask::name)
         .containsExactly("sh-50", "sh-60", "sh-60.2");
     assertThat(model.counts().pidReuses()).isEqualTo(1);
     assertThat(TraceOps.format(model.tasks().get(0).ops())).isEqualTo("f1 r10000 f2 r10000 p");
@@ -182,7 +189,9 @@ final class TraceImportTest {
 
   @Test
   void wrappedBufferAndLostEvents_areNotedAndTheStateReReadAfterTheGap() {
-    TraceModel model = importText("""
+    TraceModel model =
+        importText(
+            """
         # entries-in-buffer/entries-written: 3/900   #P:2
         ##### CPU 1 buffer started ####
           a-7 [001] d..2. 3.000000: sched_switch: prev_comm=a prev_pid=7 prev_prio=120 \
@@ -201,7 +210,9 @@ final class TraceImportTest {
 
   @Test
   void switchOnlyTrace_isImportedWithTimedSleepsAndANote() {
-    TraceModel model = importText("""
+    TraceModel model =
+        importText(
+            """
           a-7 [000] d..2. 3.000000: sched_switch: prev_comm=a prev_pid=7 prev_prio=120 \
         prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
           <idle>-0 [000] d..2. 3.000300: sched_switch: prev_comm=swapper/0 prev_pid=0 \
@@ -234,34 +245,37 @@ final class TraceImportTest {
   @Test
   void modelledMachine_siblingBusyForHalfTheBurst_workFollowsTheSpeed() throws IOException {
     Topology topology = Shape.parse("1n1l1c2t").toTopology(SiblingNumbering.SPLIT);
-    PerformanceModel halfWithBusySibling = new PerformanceModel() {
-      @Override
-      public double speed(int cpu, int taskId, PerfStateView state) {
-        return state.isBusy(1 - cpu) ? 0.5 : 1.0;
-      }
+    PerformanceModel halfWithBusySibling =
+        new PerformanceModel() {
+          @Override
+          public double speed(int cpu, int taskId, PerfStateView state) {
+            return state.isBusy(1 - cpu) ? 0.5 : 1.0;
+          }
 
-      @Override
-      public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
-        return Long.MAX_VALUE;
-      }
-    };
-    HardwareModel model = new HardwareModel() {
-      @Override
-      public Topology topology() {
-        return topology;
-      }
+          @Override
+          public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
+            return Long.MAX_VALUE;
+          }
+        };
+    HardwareModel model =
+        new HardwareModel() {
+          @Override
+          public Topology topology() {
+            return topology;
+          }
 
-      @Override
-      public PerformanceModel performanceModel() {
-        return halfWithBusySibling;
-      }
+          @Override
+          public PerformanceModel performanceModel() {
+            return halfWithBusySibling;
+          }
 
-      @Override
-      public MachineFacts facts() {
-        return new MachineFacts(2e9, 16, 1e11, "test");
-      }
-    };
-    String text = """
+          @Override
+          public MachineFacts facts() {
+            return new MachineFacts(2e9, 16, 1e11, "test");
+          }
+        };
+    String text =
+        """
           <idle>-0 [000] d..2. 1.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 \
         prev_prio=120 prev_state=R ==> next_comm=a next_pid=7 next_prio=120
           <idle>-0 [001] d..2. 1.000050: sched_switch: prev_comm=swapper/1 prev_pid=0 \
@@ -272,18 +286,25 @@ final class TraceImportTest {
         prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
         """;
 
-    TraceModel traced = TraceImport.text(new ByteArrayInputStream(
-        text.getBytes(StandardCharsets.UTF_8)), "smt.txt", RecordingMachine.of("two", model));
+    TraceModel traced =
+        TraceImport.text(
+            new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)),
+            "smt.txt",
+            RecordingMachine.of("two", model));
 
     // a: 50 µs alone + 50 µs beside b at half speed; b: first switched in 50 µs after the
     // trace began (a sleep until then), 50 µs beside a, then 100 µs alone.
     assertThat(TraceOps.format(traced.tasks().get(0).ops())).isEqualTo("r75000 p");
     assertThat(TraceOps.format(traced.tasks().get(1).ops())).isEqualTo("s50000 r125000 p");
     assertThat(traced.recordedOn()).isEqualTo("two");
-    assertThatThrownBy(() -> TraceImport.text(new ByteArrayInputStream(
-            text.replace("[001]", "[002]").getBytes(StandardCharsets.UTF_8)), "smt.txt",
-            RecordingMachine.of("two", model)))
-        .hasMessage("smt.txt: the trace has CPU 2 but the recording machine two has 2 CPUs"
-            + " (0-1)");
+    assertThatThrownBy(
+            () ->
+                TraceImport.text(
+                    new ByteArrayInputStream(
+                        text.replace("[001]", "[002]").getBytes(StandardCharsets.UTF_8)),
+                    "smt.txt",
+                    RecordingMachine.of("two", model)))
+        .hasMessage(
+            "smt.txt: the trace has CPU 2 but the recording machine two has 2 CPUs" + " (0-1)");
   }
 }

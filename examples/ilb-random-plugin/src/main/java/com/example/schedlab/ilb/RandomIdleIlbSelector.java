@@ -6,15 +6,15 @@ import dev.schedlab.spi.view.CpuStateView;
 import java.util.random.RandomGenerator;
 
 /**
- * Picks the NOHZ idle load balancer uniformly at random among the idle housekeeping CPUs of
- * {@code nohz.idle_cpus_mask} other than the kicker, looking at no more than {@code
- * maxCandidates} of them; with {@code preferIdleCore}, among those on a fully idle SMT core when
- * there are any. Spreading the ILB work instead of always loading the lowest-numbered idle CPU is
- * the idea under test.
+ * Picks the NOHZ idle load balancer uniformly at random among the idle housekeeping CPUs of {@code
+ * nohz.idle_cpus_mask} other than the kicker, looking at no more than {@code maxCandidates} of
+ * them; with {@code preferIdleCore}, among those on a fully idle SMT core when there are any.
+ * Spreading the ILB work instead of always loading the lowest-numbered idle CPU is the idea under
+ * test.
  *
  * <p>Allocates nothing per call: two walks over {@code nohzIdleMask ∩ housekeeping} with {@link
- * CpuMask#firstAnd}/{@link CpuMask#nextAnd}, the first counting candidates, the second stopping
- * at the randomly drawn one. One instance per simulation.
+ * CpuMask#firstAnd}/{@link CpuMask#nextAnd}, the first counting candidates, the second stopping at
+ * the randomly drawn one. One instance per simulation.
  */
 final class RandomIdleIlbSelector implements IlbSelector {
 

@@ -28,14 +28,18 @@ public final class RandomIdleIlbSelectorProvider implements IlbSelectorProvider 
               "NOHZ idle load balancer = a random idle housekeeping CPU of nohz.idle_cpus_mask,"
                   + " preferring fully idle SMT cores (example plugin)")
           .source("original: example for plugin authors (examples/ilb-random-plugin)")
-          .parameter(ParameterSpec.ofBoolean(
-              PREFER_IDLE_CORE,
-              "draw only among CPUs whose SMT siblings are all idle, when there are any",
-              true))
-          .parameter(ParameterSpec.ofInt(
-              MAX_CANDIDATES,
-              "idle candidates counted at most, in ascending CPU order (bounds the walk)",
-              64, 1, 8192))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  PREFER_IDLE_CORE,
+                  "draw only among CPUs whose SMT siblings are all idle, when there are any",
+                  true))
+          .parameter(
+              ParameterSpec.ofInt(
+                  MAX_CANDIDATES,
+                  "idle candidates counted at most, in ascending CPU order (bounds the walk)",
+                  64,
+                  1,
+                  8192))
           .capabilities(Capability.EXPERIMENTAL)
           .build();
 

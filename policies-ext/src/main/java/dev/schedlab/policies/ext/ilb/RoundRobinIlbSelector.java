@@ -8,19 +8,19 @@ import dev.schedlab.spi.view.CpuStateView;
  * {@code find_new_ilb()} as Imran Khan's RFC "sched/fair: distribute nohz ILB work across idle
  * CPUs" (LKML, 2026-04-21, patch 2/2 of "Reduce nohz_idle_balance CPU overhead on large systems";
  * not merged) changes it: walk {@code nohz.idle_cpus_mask} with wrap-around starting one past the
- * CPU chosen by the previous call ({@code nohz.ilb_cpu_last}, 0 at boot), skip CPUs outside
- * {@code housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)} and the kicking CPU, and return the first CPU
- * that is {@code idle_cpu()}, remembering it. Like the 7.1 walk it ignores SMT siblings; unlike it
- * the ILB work rotates over all idle housekeeping CPUs instead of loading the lowest-numbered one.
+ * CPU chosen by the previous call ({@code nohz.ilb_cpu_last}, 0 at boot), skip CPUs outside {@code
+ * housekeeping_cpumask(HK_TYPE_KERNEL_NOISE)} and the kicking CPU, and return the first CPU that is
+ * {@code idle_cpu()}, remembering it. Like the 7.1 walk it ignores SMT siblings; unlike it the ILB
+ * work rotates over all idle housekeeping CPUs instead of loading the lowest-numbered one.
  *
  * <p>The remembered CPU moves on every call that finds a CPU, also when {@code kick_ilb()} then
  * sends no IPI because that CPU already has the kick pending: {@code find_new_ilb()} runs before
  * that test, as in the RFC.
  *
- * <p>The examined count is the number of {@code nohz.idle_cpus_mask} CPUs the walk visits up to
- * and including the chosen one (all of them when none is chosen): the RFC walks the whole NOHZ
- * mask and tests housekeeping inside the loop. The walk runs a word (64 CPUs) at a time over the
- * state view's {@link CpuStateView#idleMask()}; it allocates nothing per call. One instance per
+ * <p>The examined count is the number of {@code nohz.idle_cpus_mask} CPUs the walk visits up to and
+ * including the chosen one (all of them when none is chosen): the RFC walks the whole NOHZ mask and
+ * tests housekeeping inside the loop. The walk runs a word (64 CPUs) at a time over the state
+ * view's {@link CpuStateView#idleMask()}; it allocates nothing per call. One instance per
  * simulation; not thread-safe.
  */
 public final class RoundRobinIlbSelector implements IlbSelector {
@@ -50,8 +50,8 @@ public final class RoundRobinIlbSelector implements IlbSelector {
   }
 
   /**
-   * The first CPU of {@code [from, to)} in the NOHZ mask that is a housekeeping CPU, not the
-   * kicker and idle; adds the NOHZ-mask CPUs visited to {@link #lastExamined}.
+   * The first CPU of {@code [from, to)} in the NOHZ mask that is a housekeeping CPU, not the kicker
+   * and idle; adds the NOHZ-mask CPUs visited to {@link #lastExamined}.
    */
   private int firstIn(
       int from, int to, int thisCpu, CpuMask nohz, CpuMask housekeeping, CpuMask idle) {

@@ -8,9 +8,7 @@ import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PolicyContext;
 
-/**
- * Provides {@link NoNumaNewidle}: part 4 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3).
- */
+/** Provides {@link NoNumaNewidle}: part 4 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3). */
 @AutoService(BalancePassProvider.class)
 public final class NoNumaNewidleProvider implements BalancePassProvider {
 

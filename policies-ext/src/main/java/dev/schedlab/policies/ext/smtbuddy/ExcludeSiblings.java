@@ -9,12 +9,12 @@ import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SdFlags;
 
 /**
- * Part 3 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): after a push in this pass, when a
- * domain above the SMT level looks for its busiest runqueue ({@code sched_balance_find_src_rq()}
- * over {@code env->cpus}), the SMT siblings of every push destination are removed from the
- * candidates, so the core that just received a task is not picked as a source. As the reviewer
- * asked, each destination costs one {@code cpumask_andnot()} with its whole {@code
- * cpu_smt_mask()} (the destination included), which handles SMT4 and SMT8 cores as well as SMT2.
+ * Part 3 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): after a push in this pass, when a domain
+ * above the SMT level looks for its busiest runqueue ({@code sched_balance_find_src_rq()} over
+ * {@code env->cpus}), the SMT siblings of every push destination are removed from the candidates,
+ * so the core that just received a task is not picked as a source. As the reviewer asked, each
+ * destination costs one {@code cpumask_andnot()} with its whole {@code cpu_smt_mask()} (the
+ * destination included), which handles SMT4 and SMT8 cores as well as SMT2.
  *
  * <p>The SMT domain itself is left alone: it is part 2's job ({@link SkipSmtAfterPush}), and each
  * part stays a separate switch.

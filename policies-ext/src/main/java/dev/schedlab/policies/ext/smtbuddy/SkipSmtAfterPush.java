@@ -8,9 +8,9 @@ import dev.schedlab.topology.domain.SdFlags;
 
 /**
  * Part 2 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): once a task has been pushed to an SMT
- * sibling in this pass, the SMT-level domain ({@code SD_SHARE_CPUCAPACITY}) is not balanced for
- * the rest of the pass, so its balancing cannot pull the pushed task straight back. Passes
- * without a push, and every other level, are untouched.
+ * sibling in this pass, the SMT-level domain ({@code SD_SHARE_CPUCAPACITY}) is not balanced for the
+ * rest of the pass, so its balancing cannot pull the pushed task straight back. Passes without a
+ * push, and every other level, are untouched.
  */
 final class SkipSmtAfterPush implements BalancePass {
 

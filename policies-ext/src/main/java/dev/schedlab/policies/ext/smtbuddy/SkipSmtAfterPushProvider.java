@@ -8,9 +8,7 @@ import dev.schedlab.spi.PluginDescriptor;
 import dev.schedlab.spi.PluginKind;
 import dev.schedlab.spi.PolicyContext;
 
-/**
- * Provides {@link SkipSmtAfterPush}: part 2 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3).
- */
+/** Provides {@link SkipSmtAfterPush}: part 2 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3). */
 @AutoService(BalancePassProvider.class)
 public final class SkipSmtAfterPushProvider implements BalancePassProvider {
 

@@ -15,17 +15,17 @@ import dev.schedlab.topology.domain.SdFlags;
  * Part 1 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): at the start of {@code
  * sched_balance_domains()}, before any domain is balanced, a CPU with at least two runnable fair
  * tasks ({@code cfs.h_nr_runnable}) pushes tasks to an SMT sibling that is active and whose
- * runnable average is low enough: {@code src_runnable × 100 > sibling_runnable ×
- * imbalance_pct}. Each push moves one queued task allowed on the sibling, as an active-balance
- * style move that ignores cache hotness, and is recorded in the pass so that parts 2 and 3 can
- * protect it. The loop repeats until the source has fewer than two runnable tasks, no sibling
- * qualifies, or no task may move to a qualifying sibling.
+ * runnable average is low enough: {@code src_runnable × 100 > sibling_runnable × imbalance_pct}.
+ * Each push moves one queued task allowed on the sibling, as an active-balance style move that
+ * ignores cache hotness, and is recorded in the pass so that parts 2 and 3 can protect it. The loop
+ * repeats until the source has fewer than two runnable tasks, no sibling qualifies, or no task may
+ * move to a qualifying sibling.
  *
- * <p>Only CPUs that have an SMT domain ({@code SD_SHARE_CPUCAPACITY} on their base domain) push,
- * as in the RFC. Siblings are tried in ascending CPU order; the RFC does not say which one wins
- * when several qualify on SMT4 or SMT8 cores. Every push changes both runnable averages (the
- * task's contribution moves with it), so the condition is re-read before each move. Each move
- * lowers the source's runnable count, so the loop ends after at most that many moves.
+ * <p>Only CPUs that have an SMT domain ({@code SD_SHARE_CPUCAPACITY} on their base domain) push, as
+ * in the RFC. Siblings are tried in ascending CPU order; the RFC does not say which one wins when
+ * several qualify on SMT4 or SMT8 cores. Every push changes both runnable averages (the task's
+ * contribution moves with it), so the condition is re-read before each move. Each move lowers the
+ * source's runnable count, so the loop ends after at most that many moves.
  */
 final class SmtBuddyPush implements BalancePass {
 

@@ -8,15 +8,15 @@ import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.TaskView;
 
 /**
- * Part 5 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): after {@code select_task_rq_fair()}
- * has chosen a CPU, if that CPU already runs or queues at least {@code threshold} tasks ({@code
+ * Part 5 of the SMT_BUDDY_ASSIST RFC (seeds-digest.md §3): after {@code select_task_rq_fair()} has
+ * chosen a CPU, if that CPU already runs or queues at least {@code threshold} tasks ({@code
  * rq->nr_running}), the wakee goes instead to the first CPU of {@code nohz.idle_cpus_mask}, in
- * {@code for_each_cpu_wrap()} order from {@code chosen + 1}, that is idle ({@code idle_cpu()})
- * and allowed by the task's affinity. With no such CPU the choice stands.
+ * {@code for_each_cpu_wrap()} order from {@code chosen + 1}, that is idle ({@code idle_cpu()}) and
+ * allowed by the task's affinity. With no such CPU the choice stands.
  *
  * <p>The NOHZ idle mask is updated lazily (a CPU leaves it on its next busy tick), so a CPU in it
- * may already be busy; that is why each candidate is tested for idleness. The reviewers'
- * objections (why depend on NOHZ, why only idle CPUs, why a static threshold) are what {@link
+ * may already be busy; that is why each candidate is tested for idleness. The reviewers' objections
+ * (why depend on NOHZ, why only idle CPUs, why a static threshold) are what {@link
  * RqDepthDistribute} answers.
  */
 final class BurstThreshold implements WakeupPolicy {

@@ -56,7 +56,6 @@ public final class BurstThresholdProvider implements WakeupPolicyProvider {
 
   @Override
   public WakeupPolicy create(PolicyContext context) {
-    return new BurstThreshold(
-        context.parameters().getInt(THRESHOLD), context.counter("redirects"));
+    return new BurstThreshold(context.parameters().getInt(THRESHOLD), context.counter("redirects"));
   }
 }

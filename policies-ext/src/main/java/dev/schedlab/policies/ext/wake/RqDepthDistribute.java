@@ -14,13 +14,13 @@ import dev.schedlab.spi.view.TaskView;
  * totalNrRunning / activeCpuCount}; schedlab models one root domain); when the CPU chosen for a
  * waking or new task is deeper than {@code multiple} times that average, the task is placed by
  * rotating over its allowed, active CPUs with the waking CPU's {@code cpumask_any_distribute()}
- * cursor (the equivalent of {@code cpumask_any_and_distribute(p->cpus_ptr, cpu_active_mask)}),
- * and the overloaded CPU's periodic balance period is reset so the balancer looks at it soon.
+ * cursor (the equivalent of {@code cpumask_any_and_distribute(p->cpus_ptr, cpu_active_mask)}), and
+ * the overloaded CPU's periodic balance period is reset so the balancer looks at it soon.
  *
  * <p>The rule relies on no NOHZ state, needs no idle CPU and scales with the load, which were the
- * reviewer's three objections to the RFC. Until the first periodic balance there is no average
- * and the choice stands. Which CPU's balance period to reset is not spelled out in the thread;
- * schedlab resets the overloaded (chosen) CPU's, as the issue states.
+ * reviewer's three objections to the RFC. Until the first periodic balance there is no average and
+ * the choice stands. Which CPU's balance period to reset is not spelled out in the thread; schedlab
+ * resets the overloaded (chosen) CPU's, as the issue states.
  */
 final class RqDepthDistribute implements WakeupPolicy {
 

@@ -29,11 +29,12 @@ public final class StableIdleCoreProvider implements WakeupPolicyProvider {
                   + " asym-capacity\", LKML 2026-06-30,"
                   + " https://lkml.iu.edu/hypermail/linux/kernel/2606.3/11951.html (NVIDIA"
                   + " NV-Kernels PR #480, superseded by the NOHZ idle-core fix in PR #523)")
-          .parameter(ParameterSpec.ofBoolean(
-              ASYM_ONLY,
-              "act only on machines with asymmetric CPU capacities, as the patch (its"
-                  + " select_idle_capacity() path); false also on equal-capacity machines",
-              true))
+          .parameter(
+              ParameterSpec.ofBoolean(
+                  ASYM_ONLY,
+                  "act only on machines with asymmetric CPU capacities, as the patch (its"
+                      + " select_idle_capacity() path); false also on equal-capacity machines",
+                  true))
           .capabilities(Capability.EXPERIMENTAL, Capability.NEEDS_SMT)
           .build();
 

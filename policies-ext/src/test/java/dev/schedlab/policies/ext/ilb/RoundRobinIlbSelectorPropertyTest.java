@@ -14,8 +14,8 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * Over sequences of calls on random states of machines from 1 to 8192 CPUs (word boundaries
- * included), the word-at-a-time selector chooses the CPU and reports the examined count of a
- * plain CPU-by-CPU transcription of the RFC's walk, which keeps its own {@code ilb_cpu_last}.
+ * included), the word-at-a-time selector chooses the CPU and reports the examined count of a plain
+ * CPU-by-CPU transcription of the RFC's walk, which keeps its own {@code ilb_cpu_last}.
  */
 final class RoundRobinIlbSelectorPropertyTest {
 

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Newidle inside the LLC: in a newidle pass exactly the domains up to {@code sd_llc} (SMT, MC)
- * are balanced and everything above (PKG, NUMA) skipped, so every domain newidle balances lies
- * inside the CPU's last-level cache; periodic and NOHZ passes balance every domain.
+ * Newidle inside the LLC: in a newidle pass exactly the domains up to {@code sd_llc} (SMT, MC) are
+ * balanced and everything above (PKG, NUMA) skipped, so every domain newidle balances lies inside
+ * the CPU's last-level cache; periodic and NOHZ passes balance every domain.
  */
 final class LlcOnlyNewidleTest {
 
@@ -29,8 +29,7 @@ final class LlcOnlyNewidleTest {
   private final LlcOnlyNewidleProvider provider = new LlcOnlyNewidleProvider();
 
   private BalancePass plugin(Topology machine) {
-    return provider.create(
-        FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
+    return provider.create(FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
   }
 
   private boolean balances(String level, IdleType idleType) {
@@ -46,7 +45,9 @@ final class LlcOnlyNewidleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = IdleType.class, names = {"NOT_IDLE", "IDLE"})
+  @EnumSource(
+      value = IdleType.class,
+      names = {"NOT_IDLE", "IDLE"})
   void balanceDomain_periodicOrNohz_balancesAboveTheLlc(IdleType idleType) {
     assertThat(balances("PKG", idleType)).isTrue();
   }
@@ -56,9 +57,7 @@ final class LlcOnlyNewidleTest {
     Topology machine = Machines.adjacent("2n2l2c2t");
     SchedDomain numa = Machines.domain(SchedDomains.build(machine), 0, "NUMA");
 
-    assertThat(
-            plugin(machine)
-                .balanceDomain(numa, new FakePassState(0, IdleType.NEWLY_IDLE, 16)))
+    assertThat(plugin(machine).balanceDomain(numa, new FakePassState(0, IdleType.NEWLY_IDLE, 16)))
         .isFalse();
   }
 

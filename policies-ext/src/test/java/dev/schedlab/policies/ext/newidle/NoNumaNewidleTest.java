@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Newidle without NUMA: in a newidle pass every {@code SD_NUMA} domain is skipped and every other
- * one (SMT, MC, PKG) balanced, so no domain that newidle balances spans more than the CPU's
- * node; periodic and NOHZ passes balance every domain.
+ * one (SMT, MC, PKG) balanced, so no domain that newidle balances spans more than the CPU's node;
+ * periodic and NOHZ passes balance every domain.
  */
 final class NoNumaNewidleTest {
 
@@ -29,8 +29,7 @@ final class NoNumaNewidleTest {
   private final NoNumaNewidleProvider provider = new NoNumaNewidleProvider();
 
   private BalancePass plugin(Topology machine) {
-    return provider.create(
-        FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
+    return provider.create(FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
   }
 
   private boolean balances(String level, IdleType idleType) {
@@ -47,7 +46,9 @@ final class NoNumaNewidleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = IdleType.class, names = {"NOT_IDLE", "IDLE"})
+  @EnumSource(
+      value = IdleType.class,
+      names = {"NOT_IDLE", "IDLE"})
   void balanceDomain_periodicOrNohz_balancesNuma(IdleType idleType) {
     assertThat(balances("NUMA", idleType)).isTrue();
   }

@@ -19,16 +19,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Excluding the push destinations' cores from the busiest-runqueue candidates: after a push, every
  * SMT sibling of every destination (the whole core, whatever the SMT width and the sibling
- * numbering) leaves the candidates of the domains above SMT; without a push, at the SMT level,
- * or when the push failed, the candidates are untouched.
+ * numbering) leaves the candidates of the domains above SMT; without a push, at the SMT level, or
+ * when the push failed, the candidates are untouched.
  */
 final class ExcludeSiblingsTest {
 
   private final ExcludeSiblingsProvider provider = new ExcludeSiblingsProvider();
 
   private BalancePass exclude(Topology machine) {
-    return provider.create(
-        FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
+    return provider.create(FakePolicyContext.of(provider, machine, new ArrayCpuState(machine)));
   }
 
   /** The candidates left at {@code level} of CPU 0 when they start as the domain's span. */

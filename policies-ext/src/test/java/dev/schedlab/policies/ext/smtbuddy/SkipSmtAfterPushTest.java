@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Skipping the SMT domain on a 2-node SMT2 machine (CPU 0: SMT, MC, PKG, NUMA): only the SMT
- * domain, only in a pass where a push actually happened; a pass whose push failed balances
- * every domain.
+ * domain, only in a pass where a push actually happened; a pass whose push failed balances every
+ * domain.
  */
 final class SkipSmtAfterPushTest {
 

@@ -9,8 +9,8 @@ import dev.schedlab.policies.ext.fakes.Machines;
 import dev.schedlab.spi.BalancePass;
 import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.IdleType;
-import dev.schedlab.testkit.fakes.FakeBalanceActions.Move;
 import dev.schedlab.testkit.fakes.FakeBalanceActions;
+import dev.schedlab.testkit.fakes.FakeBalanceActions.Move;
 import dev.schedlab.testkit.fakes.FakePassState;
 import dev.schedlab.testkit.fakes.FakePolicyContext;
 import dev.schedlab.topology.Housekeeping;
@@ -19,11 +19,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The SMT buddy push on small machines, balancing CPU 0 whose sibling is CPU 1 (SMT2) or CPUs
- * 1-3 (SMT4): it fires exactly when {@code src_runnable × 100 > sibling_runnable × pct}, moves
- * only tasks whose affinity allows the sibling, repeats until the source has fewer than two
- * runnable tasks or the condition fails (each move carries the task's runnable contribution),
- * records every push in the pass and counts it, and does nothing without an SMT domain.
+ * The SMT buddy push on small machines, balancing CPU 0 whose sibling is CPU 1 (SMT2) or CPUs 1-3
+ * (SMT4): it fires exactly when {@code src_runnable × 100 > sibling_runnable × pct}, moves only
+ * tasks whose affinity allows the sibling, repeats until the source has fewer than two runnable
+ * tasks or the condition fails (each move carries the task's runnable contribution), records every
+ * push in the pass and counts it, and does nothing without an SMT domain.
  */
 final class SmtBuddyPushTest {
 

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * The reviewer's rq-depth rule on an 8-CPU machine whose periodic balance sampled 8 tasks over 8
  * active CPUs (average depth 1): a chosen CPU deeper than {@code multiple} (3) times that average
  * sends the task round-robin over its allowed, active CPUs using the waking CPU's distribute
- * cursor, and resets the deep CPU's balance interval; otherwise, and before any sample, the
- * choice stands.
+ * cursor, and resets the deep CPU's balance interval; otherwise, and before any sample, the choice
+ * stands.
  */
 final class RqDepthDistributeTest {
 

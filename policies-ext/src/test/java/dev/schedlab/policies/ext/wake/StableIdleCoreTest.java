@@ -23,8 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 final class StableIdleCoreTest {
 
-  private static final Topology EQUAL =
-      Shape.parse("4c2t").toTopology(SiblingNumbering.SPLIT);
+  private static final Topology EQUAL = Shape.parse("4c2t").toTopology(SiblingNumbering.SPLIT);
   private static final CpuMask ALL = CpuMasks.full(8);
 
   private final StableIdleCoreProvider provider = new StableIdleCoreProvider();
@@ -33,8 +32,12 @@ final class StableIdleCoreTest {
       new FakeWakeupContext(state, new FakeBalanceActions(state)).on(0);
 
   private WakeupPolicy policy(boolean asymOnly) {
-    return provider.create(FakePolicyContext.of(provider, EQUAL, state,
-        Map.of(StableIdleCoreProvider.ASYM_ONLY, Boolean.toString(asymOnly))));
+    return provider.create(
+        FakePolicyContext.of(
+            provider,
+            EQUAL,
+            state,
+            Map.of(StableIdleCoreProvider.ASYM_ONLY, Boolean.toString(asymOnly))));
   }
 
   @Test

@@ -18,8 +18,8 @@ import java.util.Objects;
  * them:
  *
  * <ul>
- *   <li>a CPU that is not {@code idle_cpu()}: with SMT active and a fallback already found,
- *       remove its SMT siblings from the candidates ({@link IlbPruning#V3} onwards); go on;
+ *   <li>a CPU that is not {@code idle_cpu()}: with SMT active and a fallback already found, remove
+ *       its SMT siblings from the candidates ({@link IlbPruning#V3} onwards); go on;
  *   <li>an idle CPU whose core is not fully idle ({@code !is_core_idle()}), with SMT active:
  *       remember it as the fallback if there is none yet, remove its siblings, go on;
  *   <li>any other idle CPU (a fully idle core, or SMT off): choose it;
@@ -41,34 +41,34 @@ import java.util.Objects;
  *   <li>the walk chooses {@code r = first(C' ∩ FI)}: a CPU of a fully idle core is never pruned
  *       (its siblings are all in {@code FI} too, and those never prune), and every candidate below
  *       it is rejected;
- *   <li>else it returns {@code f = first(C' ∩ I \ FI)}: nothing is pruned before the first
- *       fallback exists (a busy CPU prunes only once it does), so {@code f} is visited;
+ *   <li>else it returns {@code f = first(C' ∩ I \ FI)}: nothing is pruned before the first fallback
+ *       exists (a busy CPU prunes only once it does), so {@code f} is visited;
  *   <li>a visited candidate {@code s} prunes its higher siblings exactly when {@code s ∈ C' \ FI}
  *       and either {@code s ∈ I} or (the revision prunes busy CPUs' siblings and {@code s > f});
  *       call that set {@code P}. A candidate {@code c} is not visited exactly when some sibling
  *       {@code s < c} is in {@code P} (the lowest such sibling is itself visited: only members of
- *       {@code P} prune). The walk covers {@code C ∩ [0, r]}, or all of {@code C} without
- *       {@code r}, so {@link #lastExamined()} is the weight of {@code C ∩ [0, r]} less the
- *       candidates there with a sibling below them in {@code P}.
+ *       {@code P} prune). The walk covers {@code C ∩ [0, r]}, or all of {@code C} without {@code
+ *       r}, so {@link #lastExamined()} is the weight of {@code C ∩ [0, r]} less the candidates
+ *       there with a sibling below them in {@code P}.
  * </ul>
  *
  * With thread {@code j} of every core at {@code base + d_j}, "some lower sibling in {@code P}" is,
  * on thread {@code j}, the set {@code R_{j-1}} shifted up by {@code d_j - d_{j-1}} bits, where
- * {@code R_0 = P ∩ T_0} and {@code R_j = (P ∩ T_j) ∪ (R_{j-1} shifted)} ({@code T_j}: every
- * core's thread {@code j}): a CPU's lower siblings are the thread below it and that thread's lower
+ * {@code R_0 = P ∩ T_0} and {@code R_j = (P ∩ T_j) ∪ (R_{j-1} shifted)} ({@code T_j}: every core's
+ * thread {@code j}): a CPU's lower siblings are the thread below it and that thread's lower
  * siblings. That is one shift per thread and 64-CPU word (7 on SMT8, where a shift per pair of
  * threads would be 28). One pass finds {@code r} and {@code f}, a second counts, both only up to
- * {@code r}'s word; when {@code f} is missing or above {@code r} nothing is pruned in range and
- * the count is a plain popcount. The choice and the examined count are the walk's exactly (the
- * property tests compare both with the walk for every revision). This form changes no mask, so it
- * borrows no scratch mask; its only state is a per-instance array of {@code R}'s words, each
- * written (from {@code f}'s word up to {@code r}'s) before it is read in the same call. It is not
- * in the kernel, which tests CPUs one at a time: it is the simulator computing the
- * same answer from the state view's incrementally maintained idle masks.
+ * {@code r}'s word; when {@code f} is missing or above {@code r} nothing is pruned in range and the
+ * count is a plain popcount. The choice and the examined count are the walk's exactly (the property
+ * tests compare both with the walk for every revision). This form changes no mask, so it borrows no
+ * scratch mask; its only state is a per-instance array of {@code R}'s words, each written (from
+ * {@code f}'s word up to {@code r}'s) before it is read in the same call. It is not in the kernel,
+ * which tests CPUs one at a time: it is the simulator computing the same answer from the state
+ * view's incrementally maintained idle masks.
  *
  * <p><b>Walk</b> (any other topology: hybrid core widths, holes in the possible CPUs, irregular
- * imported sibling sets). As in the kernel, the candidates are written into a per-CPU scratch
- * mask, here slot {@value #SCRATCH_SLOT} of the kicking CPU borrowed from the simulation's {@link
+ * imported sibling sets). As in the kernel, the candidates are written into a per-CPU scratch mask,
+ * here slot {@value #SCRATCH_SLOT} of the kicking CPU borrowed from the simulation's {@link
  * ScratchMaskPool} for the length of the call (the kernel uses {@code select_rq_mask} with
  * interrupts off; the scratch-mask draft of seeds-digest §2 makes it slot 0 of a per-CPU pool).
  * Each prune is the kernel's {@code cpumask_andnot(cpus, cpus, cpu_smt_mask(cpu))}, done as one
@@ -91,13 +91,18 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   private final Topology topology;
   private final ScratchMaskPool scratchMasks;
   private final IlbPruning pruning;
+
   /** CPU {@code c}'s SMT siblings (itself included) are {@code siblingCpus[siblingStart[c]..]}. */
   private final int[] siblingStart;
+
   private final int[] siblingCpus;
+
   /** Null when the walk must be used (see the class comment). */
   private final SmtThreadLayout layout;
+
   /** The word-parallel form's {@code R}, by word; valid from the fallback's word on, per call. */
   private final long[] reach;
+
   private final boolean wordParallelAllowed;
   private int lastExamined;
 
@@ -108,14 +113,13 @@ public final class IdleCoreIlbSelector implements IlbSelector {
    * @param scratchMasks the simulation's per-CPU scratch masks
    * @param pruning which revision's pruning to apply
    */
-  public IdleCoreIlbSelector(
-      Topology topology, ScratchMaskPool scratchMasks, IlbPruning pruning) {
+  public IdleCoreIlbSelector(Topology topology, ScratchMaskPool scratchMasks, IlbPruning pruning) {
     this(topology, scratchMasks, pruning, true);
   }
 
   /**
-   * A selector that may be kept on the walk even where the word-parallel form applies, so tests
-   * can compare the two on the same states.
+   * A selector that may be kept on the walk even where the word-parallel form applies, so tests can
+   * compare the two on the same states.
    */
   IdleCoreIlbSelector(
       Topology topology, ScratchMaskPool scratchMasks, IlbPruning pruning, boolean wordParallel) {
@@ -181,8 +185,12 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     int nrCpuIds = topology.nrCpuIds();
     if (nohzIdleMask.nrCpuIds() != nrCpuIds || housekeeping.nrCpuIds() != nrCpuIds) {
       throw new IllegalArgumentException(
-          "mask widths " + nohzIdleMask.nrCpuIds() + " and " + housekeeping.nrCpuIds()
-              + " differ from nr_cpu_ids " + nrCpuIds);
+          "mask widths "
+              + nohzIdleMask.nrCpuIds()
+              + " and "
+              + housekeeping.nrCpuIds()
+              + " differ from nr_cpu_ids "
+              + nrCpuIds);
     }
     boolean smtActive = state.smtActive();
     CpuMask idle = state.idleMask();
@@ -219,8 +227,16 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       lastExamined = countCandidates(nohzIdleMask, housekeeping, lastWord, lastRange);
     } else {
       lastExamined =
-          countVisited(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker,
-              fallback, lastWord, lastRange);
+          countVisited(
+              nohzIdleMask,
+              housekeeping,
+              idle,
+              idleCore,
+              kickerWord,
+              notKicker,
+              fallback,
+              lastWord,
+              lastRange);
     }
     return chosen != CpuMask.NO_CPU ? chosen : fallback;
   }
@@ -237,9 +253,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   }
 
   /**
-   * The walk's examined count when a fallback {@code f} lies below its end: candidates in words
-   * up to {@code lastWord} ({@code lastRange} limiting the last), less those with an SMT sibling
-   * below them in {@code P} (class comment). {@code P} is empty below {@code f}.
+   * The walk's examined count when a fallback {@code f} lies below its end: candidates in words up
+   * to {@code lastWord} ({@code lastRange} limiting the last), less those with an SMT sibling below
+   * them in {@code P} (class comment). {@code P} is empty below {@code f}.
    */
   private int countVisited(
       CpuMask nohzIdleMask,
@@ -260,8 +276,17 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     }
     if (layout.inWordKeep != null) {
       return examined
-          + countVisitedInWords(nohzIdleMask, housekeeping, idle, idleCore, kickerWord, notKicker,
-              fallbackWord, fromFallback, lastWord, lastRange);
+          + countVisitedInWords(
+              nohzIdleMask,
+              housekeeping,
+              idle,
+              idleCore,
+              kickerWord,
+              notKicker,
+              fallbackWord,
+              fromFallback,
+              lastWord,
+              lastRange);
     }
     // reach[w]: the CPUs of word w that are in P or have a lower SMT sibling in P, built thread
     // by thread, so each thread's share is one move of the thread below it (SMT8: 7 moves a
@@ -305,9 +330,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
 
   /**
    * {@link #countVisited} from the fallback's word on, for a layout whose cores are runs of
-   * consecutive CPUs aligned within words ({@link SmtThreadLayout#inWordKeep}): "a lower sibling
-   * in {@code P}" is then a prefix OR inside each run of bits, log2(threads) masked shifts of
-   * the word itself, with nothing carried between words.
+   * consecutive CPUs aligned within words ({@link SmtThreadLayout#inWordKeep}): "a lower sibling in
+   * {@code P}" is then a prefix OR inside each run of bits, log2(threads) masked shifts of the word
+   * itself, with nothing carried between words.
    */
   private int countVisitedInWords(
       CpuMask nohzIdleMask,

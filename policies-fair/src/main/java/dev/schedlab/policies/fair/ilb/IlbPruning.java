@@ -5,8 +5,8 @@ import java.util.Locale;
 /**
  * Which SMT-sibling pruning the idle-core ILB walk does, by revision of the series "sched/fair:
  * Prefer fully idle cores for NOHZ balancing" (seeds-digest §1, review history). Pruning removes
- * CPUs that cannot be chosen (their core is not fully idle and a fallback already exists), so
- * every revision chooses the same CPU; later revisions only examine fewer CPUs.
+ * CPUs that cannot be chosen (their core is not fully idle and a fallback already exists), so every
+ * revision chooses the same CPU; later revisions only examine fewer CPUs.
  */
 public enum IlbPruning {
 

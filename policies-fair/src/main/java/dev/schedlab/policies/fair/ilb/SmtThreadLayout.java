@@ -7,11 +7,11 @@ import java.util.Arrays;
 /**
  * The SMT numbering of a machine whose threads sit at constant offsets: thread {@code j} of every
  * core is CPU {@code base + offsets[j]}, where {@code base} is the core's lowest CPU and {@code 0 =
- * offsets[0] < offsets[1] < ...} are the same for every core. Both numberings of real machines
- * have this form: split ({@code n} and {@code n + N/2}, Vera and x86) and adjacent ({@code 2k} and
+ * offsets[0] < offsets[1] < ...} are the same for every core. Both numberings of real machines have
+ * this form: split ({@code n} and {@code n + N/2}, Vera and x86) and adjacent ({@code 2k} and
  * {@code 2k+1}). With it, "the SMT siblings above CPU {@code s}" is a shift of {@code s}'s bit by
- * {@code offsets[j] - offsets[i]}, so a whole word of CPUs can be moved onto their siblings at once;
- * chaining the moves from each thread to the next reaches every higher sibling.
+ * {@code offsets[j] - offsets[i]}, so a whole word of CPUs can be moved onto their siblings at
+ * once; chaining the moves from each thread to the next reaches every higher sibling.
  *
  * <p>{@link #of} returns null for anything else: hybrid machines (cores of different widths), an
  * impossible CPU below {@code nr_cpu_ids}, imports with irregular sibling sets. Offline CPUs do not
@@ -22,22 +22,27 @@ final class SmtThreadLayout {
 
   /** Threads per core. */
   final int threads;
+
   /** {@code offsets[j]}: thread {@code j}'s distance from its core's lowest CPU. */
   final int[] offsets;
+
   /** {@code threadWords[j]}: the words of the mask of every core's thread {@code j}. */
   final long[][] threadWords;
+
   /**
    * For each thread {@code j >= 1}: the distance {@code offsets[j] - offsets[j - 1]} from the
    * thread below it, in whole words and remaining bits (index 0 unused). Moving a mask of thread
    * {@code j - 1}'s CPUs up by it lands each CPU on its next-higher sibling.
    */
   final int[] stepShiftWords;
+
   final int[] stepShiftBits;
+
   /**
-   * For adjacent numbering with a power-of-two width of at most 64 (every core a run of
-   * consecutive CPUs that never straddles a word): {@code inWordKeep[k]} has the bits whose
-   * thread index is at least {@code 2^k}, for {@code 2^k < threads}, so that shifting a word by
-   * {@code 2^k} and keeping those bits moves CPUs only within their own core. Null otherwise.
+   * For adjacent numbering with a power-of-two width of at most 64 (every core a run of consecutive
+   * CPUs that never straddles a word): {@code inWordKeep[k]} has the bits whose thread index is at
+   * least {@code 2^k}, for {@code 2^k < threads}, so that shifting a word by {@code 2^k} and
+   * keeping those bits moves CPUs only within their own core. Null otherwise.
    */
   final long[] inWordKeep;
 

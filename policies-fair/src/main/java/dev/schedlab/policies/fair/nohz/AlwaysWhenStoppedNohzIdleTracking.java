@@ -5,11 +5,10 @@ import dev.schedlab.spi.NohzIdleTracking;
 /**
  * The nohz_full fix to {@code tick_nohz_idle_stop_tick()} (kernel/time/tick-sched.c) described in
  * seeds-digest §4: call {@code nohz_balance_enter_idle()} whenever the CPU enters idle with its
- * tick stopped, whether or not this idle entry stopped it. Registration is idempotent (the
- * kernel's {@code rq->nohz_tick_stopped} test, the engine's bookkeeping here), so registering a
- * CPU that is already in {@code nohz.idle_cpus_mask} changes nothing. The {@code idle_jiffies}
- * bookkeeping stays on the real transition; that is the engine's business, not this rule's.
- * Stateless.
+ * tick stopped, whether or not this idle entry stopped it. Registration is idempotent (the kernel's
+ * {@code rq->nohz_tick_stopped} test, the engine's bookkeeping here), so registering a CPU that is
+ * already in {@code nohz.idle_cpus_mask} changes nothing. The {@code idle_jiffies} bookkeeping
+ * stays on the real transition; that is the engine's business, not this rule's. Stateless.
  */
 public final class AlwaysWhenStoppedNohzIdleTracking implements NohzIdleTracking {
 

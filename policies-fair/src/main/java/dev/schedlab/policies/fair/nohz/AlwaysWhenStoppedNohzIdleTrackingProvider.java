@@ -34,7 +34,6 @@ public final class AlwaysWhenStoppedNohzIdleTrackingProvider implements NohzIdle
           .capabilities(Capability.EXPERIMENTAL)
           .build();
 
-
   /** Called by {@link java.util.ServiceLoader}. */
   public AlwaysWhenStoppedNohzIdleTrackingProvider() {}
 

@@ -27,7 +27,6 @@ public final class TransitionOnlyNohzIdleTrackingProvider implements NohzIdleTra
           .capabilities(Capability.MAINLINE)
           .build();
 
-
   /** Called by {@link java.util.ServiceLoader}. */
   public TransitionOnlyNohzIdleTrackingProvider() {}
 

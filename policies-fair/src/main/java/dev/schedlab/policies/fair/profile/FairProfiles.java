@@ -97,13 +97,12 @@ public final class FairProfiles {
   }
 
   /**
-   * The descriptor of profile {@code name}: id {@code profile.<name>}, a description made of
-   * {@code summary} and the source of every choice, and the capabilities given.
+   * The descriptor of profile {@code name}: id {@code profile.<name>}, a description made of {@code
+   * summary} and the source of every choice, and the capabilities given.
    */
   static PluginDescriptor descriptor(
       String name, String summary, List<ProfileChoice> choices, Capability... capabilities) {
-    String sources =
-        choices.stream().map(ProfileChoice::source).collect(Collectors.joining("; "));
+    String sources = choices.stream().map(ProfileChoice::source).collect(Collectors.joining("; "));
     return PluginDescriptor.builder(ID_PREFIX + name, PluginKind.PROFILE)
         .description(summary + ". " + sources)
         .source(sources)

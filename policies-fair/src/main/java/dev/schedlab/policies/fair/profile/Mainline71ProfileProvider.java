@@ -20,8 +20,7 @@ public final class Mainline71ProfileProvider implements ProfileProvider {
           FairProfiles.MAINLINE_7_1,
           Capability.MAINLINE);
 
-  private static final Profile PROFILE =
-      FairProfiles.profile(NAME, FairProfiles.MAINLINE_7_1);
+  private static final Profile PROFILE = FairProfiles.profile(NAME, FairProfiles.MAINLINE_7_1);
 
   /** Called by {@link java.util.ServiceLoader}. */
   public Mainline71ProfileProvider() {}

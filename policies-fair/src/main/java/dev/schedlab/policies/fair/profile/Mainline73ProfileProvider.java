@@ -20,8 +20,7 @@ public final class Mainline73ProfileProvider implements ProfileProvider {
           FairProfiles.MAINLINE_7_3,
           Capability.MAINLINE);
 
-  private static final Profile PROFILE =
-      FairProfiles.profile(NAME, FairProfiles.MAINLINE_7_3);
+  private static final Profile PROFILE = FairProfiles.profile(NAME, FairProfiles.MAINLINE_7_3);
 
   /** Called by {@link java.util.ServiceLoader}. */
   public Mainline73ProfileProvider() {}

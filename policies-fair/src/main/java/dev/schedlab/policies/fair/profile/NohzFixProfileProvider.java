@@ -7,8 +7,8 @@ import dev.schedlab.spi.Profile;
 import dev.schedlab.spi.ProfileProvider;
 
 /**
- * The {@value #NAME} profile: {@link FairProfiles#NOHZ_FIX}; experimental because its NOHZ rule
- * is not known to be in mainline.
+ * The {@value #NAME} profile: {@link FairProfiles#NOHZ_FIX}; experimental because its NOHZ rule is
+ * not known to be in mainline.
  */
 @AutoService(ProfileProvider.class)
 public final class NohzFixProfileProvider implements ProfileProvider {
@@ -23,8 +23,7 @@ public final class NohzFixProfileProvider implements ProfileProvider {
           FairProfiles.NOHZ_FIX,
           Capability.EXPERIMENTAL);
 
-  private static final Profile PROFILE =
-      FairProfiles.profile(NAME, FairProfiles.NOHZ_FIX);
+  private static final Profile PROFILE = FairProfiles.profile(NAME, FairProfiles.NOHZ_FIX);
 
   /** Called by {@link java.util.ServiceLoader}. */
   public NohzFixProfileProvider() {}

@@ -4,8 +4,8 @@ import dev.schedlab.spi.PluginRef;
 import java.util.Objects;
 
 /**
- * One plugin a profile picks, with the reason and source of the pick as it appears in the
- * profile's description.
+ * One plugin a profile picks, with the reason and source of the pick as it appears in the profile's
+ * description.
  *
  * @param plugin the plugin and its parameter overrides
  * @param source what the pick models and where that is documented, e.g. {@code "ILB first-idle:

@@ -21,8 +21,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The idle-core selector on hand-made states of an 8-CPU SMT2 machine numbered like Vera (CPU n
- * and n+4 are siblings): it skips an idle CPU whose sibling is busy when a fully idle core exists,
+ * The idle-core selector on hand-made states of an 8-CPU SMT2 machine numbered like Vera (CPU n and
+ * n+4 are siblings): it skips an idle CPU whose sibling is busy when a fully idle core exists,
  * falls back to the first idle CPU of a busy core otherwise, resolves its {@code pruning}
  * parameter, and allocates nothing per call. The word-parallel form (this machine's threads are at
  * constant offsets) borrows no scratch mask; the walk, taken on a hybrid machine (cores {0,4},
@@ -50,7 +50,10 @@ final class IdleCoreIlbSelectorTest {
     IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
     return provider.create(
         FakePolicyContext.of(
-            provider, hybrid, hybridState, Map.of(IdleCoreIlbSelectorProvider.PRUNING, "v4"),
+            provider,
+            hybrid,
+            hybridState,
+            Map.of(IdleCoreIlbSelectorProvider.PRUNING, "v4"),
             pool));
   }
 

@@ -28,8 +28,10 @@ final class IlbCheck {
   final IlbSelector v2;
   final IlbSelector v3;
   final IlbSelector v4;
+
   /** The same revisions kept on the walk, whatever the topology. */
   final IlbSelector[] walks;
+
   final IlbRules rules;
   final boolean[] idle;
   final List<String> failures = new ArrayList<>();
@@ -60,8 +62,7 @@ final class IlbCheck {
 
   private IlbSelector idleCore(String pruning) {
     IdleCoreIlbSelectorProvider provider = new IdleCoreIlbSelectorProvider();
-    return provider.create(
-        context(provider, Map.of(IdleCoreIlbSelectorProvider.PRUNING, pruning)));
+    return provider.create(context(provider, Map.of(IdleCoreIlbSelectorProvider.PRUNING, pruning)));
   }
 
   private FakePolicyContext context(PluginProvider provider, Map<String, String> overrides) {
@@ -124,8 +125,16 @@ final class IlbCheck {
       int walked = walks[i].findNewIlb(kicker, nohz, housekeeping, state);
       if (fast != walked || selectors[i].lastExamined() != walks[i].lastExamined()) {
         fail(
-            "v" + (i + 2) + " chose " + fast + " examining " + selectors[i].lastExamined()
-                + ", its walk " + walked + " examining " + walks[i].lastExamined(),
+            "v"
+                + (i + 2)
+                + " chose "
+                + fast
+                + " examining "
+                + selectors[i].lastExamined()
+                + ", its walk "
+                + walked
+                + " examining "
+                + walks[i].lastExamined(),
             kicker,
             nohz,
             housekeeping);
@@ -144,14 +153,22 @@ final class IlbCheck {
     int got = selector.findNewIlb(kicker, nohz, housekeeping, state);
     if (got != expectedCpu || expectedWalk.cpu() != expectedCpu) {
       fail(
-          name + " chose " + got + ", rule " + expectedCpu + ", walk transcription "
+          name
+              + " chose "
+              + got
+              + ", rule "
+              + expectedCpu
+              + ", walk transcription "
               + expectedWalk.cpu(),
           kicker,
           nohz,
           housekeeping);
     } else if (selector.lastExamined() != expectedWalk.examined()) {
       fail(
-          name + " examined " + selector.lastExamined() + ", transcription "
+          name
+              + " examined "
+              + selector.lastExamined()
+              + ", transcription "
               + expectedWalk.examined(),
           kicker,
           nohz,
@@ -168,8 +185,18 @@ final class IlbCheck {
         }
       }
       failures.add(
-          topology.name() + ": " + what + " (kicker " + kicker + ", idle " + idleList + ", nohz "
-              + nohz.toCpuList() + ", housekeeping " + housekeeping.toCpuList() + ")");
+          topology.name()
+              + ": "
+              + what
+              + " (kicker "
+              + kicker
+              + ", idle "
+              + idleList
+              + ", nohz "
+              + nohz.toCpuList()
+              + ", housekeeping "
+              + housekeeping.toCpuList()
+              + ")");
     }
   }
 }

@@ -14,11 +14,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Over every idle/busy state of an 8-CPU SMT2 machine (with every NOHZ idle mask) and of a 16-CPU
- * SMT4 machine (with a few NOHZ masks), in both sibling numberings, with several housekeeping
- * masks and busy kickers: first-idle chooses what the 7.1 rule chooses; every idle-core revision
- * chooses what the merged rule chooses ("lowest idle CPU on a fully idle core, else lowest idle
- * CPU"); each examines exactly as many CPUs as its transcribed walk; v4 examines no more than v3,
- * v3 no more than v2, and idle-core no fewer than first-idle; the scratch slot is always released.
+ * SMT4 machine (with a few NOHZ masks), in both sibling numberings, with several housekeeping masks
+ * and busy kickers: first-idle chooses what the 7.1 rule chooses; every idle-core revision chooses
+ * what the merged rule chooses ("lowest idle CPU on a fully idle core, else lowest idle CPU"); each
+ * examines exactly as many CPUs as its transcribed walk; v4 examines no more than v3, v3 no more
+ * than v2, and idle-core no fewer than first-idle; the scratch slot is always released.
  */
 final class IlbSelectorExhaustiveTest {
 

@@ -29,10 +29,10 @@ import net.jqwik.api.Provide;
  * and on the examined count; the idle-core revisions v2, v3 and v4 all choose the rule's CPU with
  * v4 examining no more than v3 and v3 no more than v2; the scratch slot is released after every
  * call and the pool (THROW policy) reports no misuse. The word-parallel form (every machine here
- * has constant SMT offsets) chooses the same CPU with the same examined count as the same
- * revision kept on the walk, also when the kicker is idle or outside the NOHZ mask; on irregular
- * machines (cores of 1-4 threads over permuted CPU numbers) the selector keeps to the walk and
- * matches the transcribed rules.
+ * has constant SMT offsets) chooses the same CPU with the same examined count as the same revision
+ * kept on the walk, also when the kicker is idle or outside the NOHZ mask; on irregular machines
+ * (cores of 1-4 threads over permuted CPU numbers) the selector keeps to the walk and matches the
+ * transcribed rules.
  */
 final class IlbSelectorPropertyTest {
 
@@ -132,10 +132,8 @@ final class IlbSelectorPropertyTest {
     drawn.check.check(drawn.kicker, drawn.nohz, drawn.housekeeping, drawn.nohzBits, drawn.hkBits);
 
     assertThat(drawn.check.failures).isEmpty();
-    assertThat(drawn.check.v4.lastExamined())
-        .isLessThanOrEqualTo(drawn.check.v3.lastExamined());
-    assertThat(drawn.check.v3.lastExamined())
-        .isLessThanOrEqualTo(drawn.check.v2.lastExamined());
+    assertThat(drawn.check.v4.lastExamined()).isLessThanOrEqualTo(drawn.check.v3.lastExamined());
+    assertThat(drawn.check.v3.lastExamined()).isLessThanOrEqualTo(drawn.check.v2.lastExamined());
     assertThat(drawn.check.pool.misuseCount()).isZero();
   }
 

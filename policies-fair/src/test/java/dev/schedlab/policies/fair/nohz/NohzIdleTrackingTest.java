@@ -9,10 +9,10 @@ import dev.schedlab.spi.TransitionOnlyNohzIdleTracking;
 import org.junit.jupiter.api.Test;
 
 /**
- * The two NOHZ registration rules of seeds-digest §4: transition-only registers a CPU only when
- * its idle entry stops a running tick, so a nohz_full CPU whose tick stopped while it was busy
- * never joins {@code nohz.idle_cpus_mask} however often it goes idle; always-when-stopped registers
- * it on its first idle entry, and registering again changes nothing.
+ * The two NOHZ registration rules of seeds-digest §4: transition-only registers a CPU only when its
+ * idle entry stops a running tick, so a nohz_full CPU whose tick stopped while it was busy never
+ * joins {@code nohz.idle_cpus_mask} however often it goes idle; always-when-stopped registers it on
+ * its first idle entry, and registering again changes nothing.
  */
 final class NohzIdleTrackingTest {
 

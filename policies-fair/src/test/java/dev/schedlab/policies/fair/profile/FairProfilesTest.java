@@ -64,12 +64,15 @@ final class FairProfilesTest {
     Profile profile = provider.profile();
 
     assertThat(provider.id()).isEqualTo("profile." + profile.name());
-    assertThat(REGISTRY.profile(profile.name())).containsSame(
-        REGISTRY.profile(provider.id()).orElseThrow());
+    assertThat(REGISTRY.profile(profile.name()))
+        .containsSame(REGISTRY.profile(provider.id()).orElseThrow());
     assertThat(provider.descriptor().kind()).isEqualTo(PluginKind.PROFILE);
     List<ProfileChoice> choices =
-        Stream.of(FairProfiles.MAINLINE_7_1, FairProfiles.MAINLINE_7_3,
-                FairProfiles.PRE_7_0_SCHED_IDLE, FairProfiles.NOHZ_FIX)
+        Stream.of(
+                FairProfiles.MAINLINE_7_1,
+                FairProfiles.MAINLINE_7_3,
+                FairProfiles.PRE_7_0_SCHED_IDLE,
+                FairProfiles.NOHZ_FIX)
             .filter(c -> c.stream().map(ProfileChoice::plugin).toList().equals(profile.plugins()))
             .findFirst()
             .orElseThrow();

@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Regular SMT machines for tests, built with the fluent builder so the ILB tests depend only on
  * {@code cpu_smt_mask()}: {@code nodes} NUMA nodes of one package and one LLC each, {@code
  * coresPerNode} cores per node, {@code threads} threads per core, numbered {@link
- * SiblingNumbering#ADJACENT} or {@link SiblingNumbering#SPLIT} machine-wide. Cached, since
- * 8192-CPU topologies take a while to build.
+ * SiblingNumbering#ADJACENT} or {@link SiblingNumbering#SPLIT} machine-wide. Cached, since 8192-CPU
+ * topologies take a while to build.
  */
 public final class Machines {
 
@@ -20,8 +20,7 @@ public final class Machines {
   private Machines() {}
 
   /** The machine; CPU count is {@code nodes * coresPerNode * threads}. */
-  public static Topology smt(
-      int nodes, int coresPerNode, int threads, SiblingNumbering numbering) {
+  public static Topology smt(int nodes, int coresPerNode, int threads, SiblingNumbering numbering) {
     String key = nodes + "n" + coresPerNode + "c" + threads + "t" + numbering;
     return CACHE.computeIfAbsent(key, k -> build(nodes, coresPerNode, threads, numbering));
   }
@@ -33,8 +32,8 @@ public final class Machines {
 
   /**
    * An irregular machine of {@code cpus} CPUs on one node: cores of 1 to 4 threads (drawn from
-   * {@code seed}) over a random permutation of the CPU numbers, so no constant-offset SMT
-   * numbering exists (a hybrid machine or an import with odd sibling sets).
+   * {@code seed}) over a random permutation of the CPU numbers, so no constant-offset SMT numbering
+   * exists (a hybrid machine or an import with odd sibling sets).
    */
   public static Topology irregular(int cpus, long seed) {
     String key = "irregular" + cpus + "s" + seed;

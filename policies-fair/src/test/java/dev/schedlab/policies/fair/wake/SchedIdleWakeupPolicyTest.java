@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.policies.fair.testing.Machines;
-import dev.schedlab.spi.WakeupPolicy.Vote;
 import dev.schedlab.spi.WakeupPolicy;
+import dev.schedlab.spi.WakeupPolicy.Vote;
 import dev.schedlab.spi.view.ArrayCpuState;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.SchedPolicy;
@@ -50,7 +50,9 @@ final class SchedIdleWakeupPolicyTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = SchedPolicy.class, names = {"NORMAL", "BATCH"})
+  @EnumSource(
+      value = SchedPolicy.class,
+      names = {"NORMAL", "BATCH"})
   void bothRules_nonIdleWakee_takeTheFirstOfEitherCpu(SchedPolicy policy) {
     assertThat(scanForIdleCpu(new SchedIdleAwareWakeupPolicy(), wakee(policy), state))
         .isEqualTo(SCHED_IDLE_CPU);
