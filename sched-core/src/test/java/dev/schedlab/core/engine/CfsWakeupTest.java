@@ -103,7 +103,10 @@ final class CfsWakeupTest {
               }
             })
         .options(
-            EngineOptions.defaults().withCheckInvariants(true).withWakeupRule(WakeupRule.CFS_6_1))
+            EngineOptions.defaults()
+                .withoutBackground()
+                .withCheckInvariants(true)
+                .withWakeupRule(WakeupRule.CFS_6_1))
         .build();
   }
 
