@@ -207,66 +207,31 @@ public final class EngineSettings {
         "balancing cost model: fixed cost of one balancing invocation",
         c.baseNs(),
         MS,
-        (o, v) ->
-            o.cost =
-                new BalanceCostModel(
-                    v,
-                    o.cost.perCpuScannedNs(),
-                    o.cost.perDomainNs(),
-                    o.cost.perTaskExaminedNs(),
-                    o.cost.perTaskMovedNs()));
+        (o, v) -> o.cost = withCost(o.cost, 0, v));
     duration(
         "lb_cost_per_cpu",
         "balancing cost model: per CPU whose statistics are read",
         c.perCpuScannedNs(),
         MS,
-        (o, v) ->
-            o.cost =
-                new BalanceCostModel(
-                    o.cost.baseNs(),
-                    v,
-                    o.cost.perDomainNs(),
-                    o.cost.perTaskExaminedNs(),
-                    o.cost.perTaskMovedNs()));
+        (o, v) -> o.cost = withCost(o.cost, 1, v));
     duration(
         "lb_cost_per_domain",
         "balancing cost model: per domain balanced",
         c.perDomainNs(),
         MS,
-        (o, v) ->
-            o.cost =
-                new BalanceCostModel(
-                    o.cost.baseNs(),
-                    o.cost.perCpuScannedNs(),
-                    v,
-                    o.cost.perTaskExaminedNs(),
-                    o.cost.perTaskMovedNs()));
+        (o, v) -> o.cost = withCost(o.cost, 2, v));
     duration(
         "lb_cost_per_task_examined",
         "balancing cost model: per task examined",
         c.perTaskExaminedNs(),
         MS,
-        (o, v) ->
-            o.cost =
-                new BalanceCostModel(
-                    o.cost.baseNs(),
-                    o.cost.perCpuScannedNs(),
-                    o.cost.perDomainNs(),
-                    v,
-                    o.cost.perTaskMovedNs()));
+        (o, v) -> o.cost = withCost(o.cost, 3, v));
     duration(
         "lb_cost_per_task_moved",
         "balancing cost model: per task moved",
         c.perTaskMovedNs(),
         MS,
-        (o, v) ->
-            o.cost =
-                new BalanceCostModel(
-                    o.cost.baseNs(),
-                    o.cost.perCpuScannedNs(),
-                    o.cost.perDomainNs(),
-                    o.cost.perTaskExaminedNs(),
-                    v));
+        (o, v) -> o.cost = withCost(o.cost, 4, v));
   }
 
   private final Map<String, Object> values;
@@ -428,5 +393,14 @@ public final class EngineSettings {
   @FunctionalInterface
   private interface BoolApply {
     void to(Options options, boolean value);
+  }
+
+  /** {@code c} with its {@code field}-th cost (in the record's order) replaced by {@code v}. */
+  private static BalanceCostModel withCost(BalanceCostModel c, int field, long v) {
+    long[] costs = {
+      c.baseNs(), c.perCpuScannedNs(), c.perDomainNs(), c.perTaskExaminedNs(), c.perTaskMovedNs()
+    };
+    costs[field] = v;
+    return new BalanceCostModel(costs[0], costs[1], costs[2], costs[3], costs[4]);
   }
 }
