@@ -104,15 +104,19 @@ final class SchedBalanceRq {
     boolean activeBalanceRequested = false;
     int moved = 0;
     int exit;
+    int src = NO_CPU;
+    BalanceOutcome outcome;
     redo:
     while (true) {
       if (!shouldWeBalance(e)) {
         continueBalancing = false;
+        outcome = BalanceOutcome.NOT_THIS_CPU;
         exit = OUT_BALANCED;
         break;
       }
       if (!needUnlock && sd.hasFlag(SdFlags.SD_SERIALIZE)) {
         if (balanceRunning) {
+          outcome = BalanceOutcome.NOT_THIS_CPU;
           exit = OUT_BALANCED;
           break;
         }
@@ -122,17 +126,20 @@ final class SchedBalanceRq {
       SchedGroup group = findSrcGroup.findSrcGroup(e, cost);
       if (group == null) {
         stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYG);
+        outcome = BalanceOutcome.NO_BUSIEST_GROUP;
         exit = OUT_BALANCED;
         break;
       }
       int busiest = findSrcRq.findSrcRq(e, group);
       if (busiest == NO_CPU) {
         stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYQ);
+        outcome = BalanceOutcome.NO_BUSIEST_QUEUE;
         exit = OUT_BALANCED;
         break;
       }
       stats.addLb(thisCpu, level, idle, e.migrationType.imbalanceField, e.imbalance);
       e.srcCpu = busiest;
+      src = busiest;
       moved = 0;
       e.flags |= LBF_ALL_PINNED;
       int busiestNrRunning = cpuState.nrRunning(busiest);
@@ -165,10 +172,12 @@ final class SchedBalanceRq {
             e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
             continue redo;
           }
+          outcome = BalanceOutcome.ALL_PINNED;
           exit = OUT_ALL_PINNED;
           break;
         }
       }
+      outcome = moved == 0 ? BalanceOutcome.FAILED : BalanceOutcome.PULLED;
       if (moved == 0) {
         stats.incrementLb(thisCpu, level, idle, LbField.FAILED);
         if (idle != IdleType.NEWLY_IDLE && e.migrationType != MigrationType.MISFIT) {
@@ -182,6 +191,9 @@ final class SchedBalanceRq {
           }
           e.flags &= ~LBF_ALL_PINNED;
           activeBalanceRequested = host.requestActiveBalance(busiest, thisCpu);
+          if (activeBalanceRequested) {
+            outcome = BalanceOutcome.ACTIVE_BALANCE;
+          }
         }
       } else {
         sdState.nrBalanceFailed = 0;
@@ -219,6 +231,7 @@ final class SchedBalanceRq {
     if (needUnlock) {
       balanceRunning = false;
     }
+    host.balanceAttempt(thisCpu, sd, idle, outcome, moved, src);
     return moved;
   }
 

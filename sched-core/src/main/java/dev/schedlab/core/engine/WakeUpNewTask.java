@@ -83,6 +83,7 @@ final class WakeUpNewTask {
     ctx.contextCpu = parentCpu;
     int cpu = selectTaskRq.selectTaskRq(task, parentCpu, parentCpu, SelectTaskRq.WF_FORK, parent);
     task.cpu = cpu;
+    ctx.listener.taskWakeup(ctx.now(), id, parentCpu, parentCpu, cpu, true);
     CpuRunqueue rq = ctx.rqs[cpu];
     pelt.postInitUtilAvg(task, rq);
     task.state = TaskState.QUEUED;
