@@ -12,9 +12,11 @@ import dev.schedlab.cli.report.perfetto.PerfettoTrace.SchedSwitchFtraceEvent;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.SchedWakeupFtraceEvent;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.SchedWakeupNewFtraceEvent;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.SchedWakingFtraceEvent;
+import dev.schedlab.cli.report.perfetto.PerfettoTrace.SystemInfo;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.TracePacket;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.TrackDescriptor;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.TrackEvent;
+import dev.schedlab.cli.report.perfetto.PerfettoTrace.Utsname;
 import dev.schedlab.core.balance.BalanceOutcome;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.IdleType;
@@ -28,9 +30,10 @@ import java.util.List;
  * Writes one recorded run ({@link Recording.Detail#SCHED}) as a Perfetto protobuf trace ({@code
  * perfetto.protos.Trace}), which ui.perfetto.dev and Perfetto's trace processor open natively.
  *
- * <p>The scheduler's view is ftrace's: per-CPU {@code sched_switch} (previous task's state R, S or
- * X), {@code sched_waking} (on the waking CPU, {@code target_cpu} the task's previous CPU as in
- * {@code try_to_wake_up()}) and {@code sched_wakeup} ({@code target_cpu} the CPU {@code
+ * <p>The scheduler's view is ftrace's: per-CPU {@code sched_switch} (previous task's state R+ for
+ * preempted, S or X; the trace declares a Linux 7.1 release so that Perfetto decodes the 4.14+
+ * state bits), {@code sched_waking} (on the waking CPU, {@code target_cpu} the task's previous CPU
+ * as in {@code try_to_wake_up()}) and {@code sched_wakeup} ({@code target_cpu} the CPU {@code
  * select_task_rq()} chose), {@code sched_wakeup_new} for forks, {@code sched_migrate_task} on the
  * source CPU, and a process tree naming every task. So Perfetto shows its CPU tracks, thread states
  * and wakeup arrows. Tasks are threads of one process, pid {@value #PID}, named after the workload;
@@ -55,12 +58,21 @@ public final class PerfettoTraceWriter {
   static final int PRIO = 120;
 
   /**
-   * {@code prev_state} values: {@code TASK_RUNNING}, {@code TASK_INTERRUPTIBLE}, {@code EXIT_DEAD}.
+   * {@code prev_state} values as {@code __trace_sched_switch_state()} reports them since Linux
+   * 4.14: {@code TASK_RUNNING} (the idle task), {@code TASK_REPORT_MAX} for a preempted task,
+   * {@code TASK_INTERRUPTIBLE}, {@code EXIT_DEAD}.
    */
   static final long STATE_RUNNING = 0;
 
+  static final long STATE_PREEMPTED = 0x100;
   static final long STATE_SLEEPING = 1;
   static final long STATE_DEAD = 0x10;
+
+  /**
+   * The kernel release the trace declares, so that Perfetto reads {@code prev_state} with the 4.14+
+   * layout; the simulated scheduler is 7.1's (with later deltas per variant).
+   */
+  static final String RELEASE = "7.1.0-schedlab";
 
   static final long ROOT_UUID = 1;
   static final long NOHZ_UUID = 2;
@@ -121,6 +133,12 @@ public final class PerfettoTraceWriter {
     }
 
     void writeAll() throws IOException {
+      // Read as the trace is tokenized, before any sched_switch is parsed.
+      packet(
+          TracePacket.newBuilder()
+              .setSystemInfo(
+                  SystemInfo.newBuilder()
+                      .setUtsname(Utsname.newBuilder().setSysname("Linux").setRelease(RELEASE))));
       writeProcessTree();
       writeTracks();
       writeScenario();
@@ -278,7 +296,7 @@ public final class PerfettoTraceWriter {
           switch (r.prevState(i)) {
             case Recording.PREV_SLEEPING -> STATE_SLEEPING;
             case Recording.PREV_EXITED -> STATE_DEAD;
-            default -> STATE_RUNNING;
+            default -> STATE_PREEMPTED;
           };
       FtraceEvent.Builder event =
           FtraceEvent.newBuilder()

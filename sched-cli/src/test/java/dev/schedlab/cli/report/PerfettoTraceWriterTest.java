@@ -215,7 +215,8 @@ final class PerfettoTraceWriterTest {
         SchedSwitchFtraceEvent sw = e.getSchedSwitch();
         current.put(s.cpu(), sw.getNextPid());
         if (sw.getPrevPid() != 0) {
-          assertThat(sw.getPrevState()).isIn(0L, 1L, 0x10L);
+          // R+ (TASK_REPORT_MAX), S, X.
+          assertThat(sw.getPrevState()).isIn(0x100L, 1L, 0x10L);
           outState.put(sw.getPrevPid(), sw.getPrevState());
           queuedOn.put(sw.getPrevPid(), s.cpu());
         }
@@ -233,6 +234,14 @@ final class PerfettoTraceWriterTest {
     }
     assertThat(wakings).isGreaterThan(500);
     assertThat(checkedTargets).isGreaterThan(1000);
+  }
+
+  @Test
+  void systemInfo_first_declaringALinuxRelease() {
+    TracePacket first = trace.getPacket(0);
+    assertThat(first.hasSystemInfo()).isTrue();
+    assertThat(first.getSystemInfo().getUtsname().getSysname()).isEqualTo("Linux");
+    assertThat(first.getSystemInfo().getUtsname().getRelease()).matches("\\d+\\.\\d+\\..*");
   }
 
   @Test
