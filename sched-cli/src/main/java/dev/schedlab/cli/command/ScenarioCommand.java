@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code compare} and {@code run}: simulate a scenario once per variant (in parallel, one
  * simulation per thread) and report the variants side by side, optionally also as {@code
- * /proc/schedstat} files, a Chrome trace and an HTML page. Every input is checked, and every output
- * path, before the first simulation starts; report files appear only when all are complete.
+ * /proc/schedstat} files, a Perfetto or Chrome trace and an HTML page. Every input is checked, and
+ * every output path, before the first simulation starts; report files appear only when all are
+ * complete.
  */
 abstract class ScenarioCommand implements Callable<Integer> {
 

@@ -37,8 +37,8 @@ import java.util.List;
  * select_task_rq()} chose), {@code sched_wakeup_new} for forks, {@code sched_migrate_task} on the
  * source CPU, and a process tree naming every task. So Perfetto shows its CPU tracks, thread states
  * and wakeup arrows. Tasks are threads of one process, pid {@value #PID}, named after the workload;
- * a task's tid is its id + {@value #PID}; the idle task is pid 0 ({@code swapper/N}). Every task
- * has prio 120 (the recording does not keep nice values).
+ * a task's tid is its id + {@value #PID}; the idle task is pid 0 ({@code swapper/N}). A task's prio
+ * is 120 + its nice, as {@code p->prio} of a SCHED_NORMAL or SCHED_IDLE task.
  *
  * <p>The balancer's view is track events under one root track: per CPU a balancing track with
  * slices for ILB passes ({@code _nohz_idle_balance()}), newidle ({@code sched_balance_newidle()})
@@ -54,7 +54,7 @@ public final class PerfettoTraceWriter {
   /** The pid of the workload's process; task {@code id} is thread {@code id + PID}. */
   public static final int PID = 1000;
 
-  /** {@code prio} of every task: nice 0's 120. */
+  /** {@code prio} of nice 0 (and of the idle task); a task's is this plus its nice. */
   static final int PRIO = 120;
 
   /**
@@ -304,11 +304,11 @@ public final class PerfettoTraceWriter {
                   SchedSwitchFtraceEvent.newBuilder()
                       .setPrevComm(comm(prev, cpu))
                       .setPrevPid(tid(prev))
-                      .setPrevPrio(PRIO)
+                      .setPrevPrio(prio(prev))
                       .setPrevState(prev < 0 ? STATE_RUNNING : state)
                       .setNextComm(comm(next, cpu))
                       .setNextPid(tid(next))
-                      .setNextPrio(PRIO));
+                      .setNextPrio(prio(next)));
       // The event's pid is the task switched from; the CPU runs next from now on.
       event.setPid(tid(prev));
       current[cpu] = tid(next);
@@ -328,7 +328,7 @@ public final class PerfettoTraceWriter {
                     SchedWakeupNewFtraceEvent.newBuilder()
                         .setComm(comm(task, cpu))
                         .setPid(tid(task))
-                        .setPrio(PRIO)
+                        .setPrio(prio(task))
                         .setSuccess(1)
                         .setTargetCpu(target)));
         return;
@@ -342,7 +342,7 @@ public final class PerfettoTraceWriter {
                   SchedWakingFtraceEvent.newBuilder()
                       .setComm(comm(task, cpu))
                       .setPid(tid(task))
-                      .setPrio(PRIO)
+                      .setPrio(prio(task))
                       .setSuccess(1)
                       .setTargetCpu(r.wakeupPrevCpu(i))));
       sched(
@@ -354,7 +354,7 @@ public final class PerfettoTraceWriter {
                   SchedWakeupFtraceEvent.newBuilder()
                       .setComm(comm(task, cpu))
                       .setPid(tid(task))
-                      .setPrio(PRIO)
+                      .setPrio(prio(task))
                       .setSuccess(1)
                       .setTargetCpu(target)));
     }
@@ -370,13 +370,17 @@ public final class PerfettoTraceWriter {
                   SchedMigrateTaskFtraceEvent.newBuilder()
                       .setComm(comm(task, cpu))
                       .setPid(tid(task))
-                      .setPrio(PRIO)
+                      .setPrio(prio(task))
                       .setOrigCpu(cpu)
                       .setDestCpu(r.value(i))));
     }
 
     private String comm(int task, int cpu) {
       return task < 0 ? "swapper/" + cpu : names.get(task);
+    }
+
+    private int prio(int task) {
+      return task < 0 ? PRIO : PRIO + r.nice(task);
     }
 
     private static int tid(int task) {

@@ -5,6 +5,7 @@ import dev.schedlab.core.Simulations;
 import dev.schedlab.core.balance.BalanceOutcome;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
@@ -94,6 +95,9 @@ public final class Recording implements SimulationListener {
 
   private int[] taskState = new int[64];
 
+  /** For {@link Detail#SCHED}: each task's nice value. */
+  private int[] nice = new int[64];
+
   /** For {@link Detail#SCHED}: the CPU whose {@link #lastTask} each task is (-1: none). */
   private int[] lastCpuOf = new int[64];
 
@@ -165,21 +169,23 @@ public final class Recording implements SimulationListener {
   }
 
   @Override
-  public void taskCreated(long nowNs, int taskId, String name) {
+  public void taskCreated(long nowNs, int taskId, TaskSpec spec) {
     if (!logSched) {
       return;
     }
     while (names.size() <= taskId) {
       names.add(null);
     }
-    names.set(taskId, name);
+    names.set(taskId, spec.name());
     if (taskId >= taskState.length) {
       int n = Math.max(taskId + 1, taskState.length * 2);
       int old = lastCpuOf.length;
       taskState = Arrays.copyOf(taskState, n);
+      nice = Arrays.copyOf(nice, n);
       lastCpuOf = Arrays.copyOf(lastCpuOf, n);
       Arrays.fill(lastCpuOf, old, n, -1);
     }
+    nice[taskId] = spec.nice();
   }
 
   @Override
@@ -451,6 +457,11 @@ public final class Recording implements SimulationListener {
   String domainName(int cpu, int level) {
     List<SchedDomain> chain = domains == null ? List.of() : domains.domains(cpu);
     return level < chain.size() ? chain.get(level).name() : "domain" + level;
+  }
+
+  /** The nice value of task {@code taskId} (0 unless {@link Detail#SCHED}). */
+  int nice(int taskId) {
+    return nice[taskId];
   }
 
   /** The tasks created, by id (empty unless {@link Detail#SCHED}). */

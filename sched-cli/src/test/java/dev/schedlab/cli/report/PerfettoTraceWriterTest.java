@@ -374,6 +374,57 @@ final class PerfettoTraceWriterTest {
         .allSatisfy(s -> assertThat(s.event().getTimestamp()).isLessThan(small.truncatedAtNs()));
   }
 
+  @Test
+  void exitedTasks_switchOutDead_andNeverRunAgain_prioFollowsNice() throws IOException {
+    Scenario build =
+        scenario(
+            "--machine",
+            "hw.shape",
+            "-M",
+            "shape=1n1l4c2t",
+            "--workload",
+            "wl.build",
+            "-W",
+            "j=8",
+            "-W",
+            "jobs=40",
+            "-W",
+            "nice=5",
+            "--duration",
+            "100ms");
+    Recording r =
+        new Recording(
+            build.hardware().topology(),
+            build.durationNs(),
+            Recording.Detail.SCHED,
+            Recording.DEFAULT_MAX_EVENTS);
+    SimulationResult result = r.run(build.config(REGISTRY, variant, build.seed()));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PerfettoTraceWriter.write(
+        bytes, build, new RunOutcome(new RunSpec(variant, build.seed()), result, r));
+    Set<Integer> dead = new HashSet<>();
+    int nice5 = 0;
+    for (Sched s : sched(Trace.parseFrom(bytes.toByteArray()))) {
+      if (s.event().hasSchedSwitch()) {
+        SchedSwitchFtraceEvent sw = s.event().getSchedSwitch();
+        // make and its jobs at nice 5 have prio 125; the machine's kworkers and the idle task 120.
+        assertThat(sw.getNextPrio()).isIn(120, 125);
+        if (sw.getNextPrio() == 125) {
+          nice5++;
+        }
+        assertThat(dead).doesNotContain(sw.getNextPid());
+        if (sw.getPrevState() == PerfettoTraceWriter.STATE_DEAD) {
+          dead.add(sw.getPrevPid());
+        }
+      }
+      if (s.event().hasSchedWaking()) {
+        assertThat(dead).doesNotContain(s.event().getSchedWaking().getPid());
+      }
+    }
+    assertThat(dead).hasSizeGreaterThan(10);
+    assertThat(nice5).isGreaterThan(10);
+  }
+
   private static DebugAnnotation annotation(TrackEvent e, String name) {
     for (DebugAnnotation a : e.getDebugAnnotationsList()) {
       if (a.getName().equals(name)) {

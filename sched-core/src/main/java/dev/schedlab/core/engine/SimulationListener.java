@@ -1,6 +1,7 @@
 package dev.schedlab.core.engine;
 
 import dev.schedlab.core.balance.BalanceOutcome;
+import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.view.IdleType;
 
 /**
@@ -26,6 +27,14 @@ public interface SimulationListener {
 
   /** Task {@code taskId} was created with {@code name} (its {@code TaskSpec}'s). */
   default void taskCreated(long nowNs, int taskId, String name) {}
+
+  /**
+   * Task {@code taskId} was created from {@code spec} (name, policy, nice, affinity); what the
+   * engine calls. The default passes the name on to {@link #taskCreated(long, int, String)}.
+   */
+  default void taskCreated(long nowNs, int taskId, TaskSpec spec) {
+    taskCreated(nowNs, taskId, spec.name());
+  }
 
   /**
    * The CPU switched to {@code activity}; {@code taskId} is the task it now runs, or -1 when {@code

@@ -74,7 +74,7 @@ final class WakeUpNewTask {
     SchedPolicy policy = spec.policy() == null ? SchedPolicy.NORMAL : spec.policy();
     Task task = new Task(id, spec.name(), policy, spec.nice(), allowed, workClass, program);
     ctx.tasks.add(task);
-    ctx.listener.taskCreated(ctx.now(), id, spec.name());
+    ctx.listener.taskCreated(ctx.now(), id, spec);
     task.cpu = parentCpu;
     if (parent != null) {
       task.recentUsedCpu = parent.cpu;
