@@ -452,12 +452,18 @@ public final class PerfettoTraceWriter {
 
     private void writeTracks() throws IOException {
       String variant = outcome.spec().variant().name();
-      track(
-          TrackDescriptor.newBuilder()
-              .setUuid(ROOT_UUID)
-              .setName("schedlab " + variant)
-              .setDescription(scenario.describe())
-              .setChildOrdering(TrackDescriptor.ChildTracksOrdering.EXPLICIT));
+      // The first packet of the track-event sequence, as Perfetto's own writers mark it.
+      packet(
+          TracePacket.newBuilder()
+              .setTimestamp(0)
+              .setTrustedPacketSequenceId(SEQUENCE)
+              .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
+              .setTrackDescriptor(
+                  TrackDescriptor.newBuilder()
+                      .setUuid(ROOT_UUID)
+                      .setName("schedlab " + variant)
+                      .setDescription(scenario.describe())
+                      .setChildOrdering(TrackDescriptor.ChildTracksOrdering.EXPLICIT)));
       CpuMask online = topology.onlineMask();
       int rank = 0;
       track(

@@ -242,6 +242,20 @@ final class PerfettoTraceWriterTest {
     assertThat(first.hasSystemInfo()).isTrue();
     assertThat(first.getSystemInfo().getUtsname().getSysname()).isEqualTo("Linux");
     assertThat(first.getSystemInfo().getUtsname().getRelease()).matches("\\d+\\.\\d+\\..*");
+    // The track-event sequence starts clean, on its first packet only.
+    List<TracePacket> flagged =
+        trace.getPacketList().stream().filter(TracePacket::hasSequenceFlags).toList();
+    assertThat(flagged).hasSize(1);
+    assertThat(flagged.get(0).getSequenceFlags())
+        .isEqualTo(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE);
+    assertThat(flagged.get(0).getTrackDescriptor().getUuid())
+        .isEqualTo(PerfettoTraceWriter.ROOT_UUID);
+    TracePacket firstOnSequence =
+        trace.getPacketList().stream()
+            .filter(TracePacket::hasTrustedPacketSequenceId)
+            .findFirst()
+            .orElseThrow();
+    assertThat(firstOnSequence).isSameAs(flagged.get(0));
   }
 
   @Test
