@@ -310,16 +310,14 @@ public final class Recording implements SimulationListener {
   }
 
   /**
-   * The task {@code cpu} last ran is about to be queued or run elsewhere while {@code cpu}, which
-   * left it for a balancing phase, has not switched yet: it switches to idle now. The kernel
-   * balances newidle inside {@code __schedule()} with the previous task still current, and a wakeup
-   * of that task waits for the switch to finish ({@code p->on_cpu}); the simulator lets the wakeup
-   * go first, so the switch is moved up to it.
+   * The task {@code cpu} last ran is about to be queued or run elsewhere while {@code cpu} has not
+   * switched away from it yet: it switches to idle now. The kernel balances newidle inside {@code
+   * __schedule()} with the previous task still current, and a wakeup of that task waits for the
+   * switch to finish ({@code p->on_cpu}); the simulator lets the wakeup go first, so the switch is
+   * moved up to it. Likewise the stopper of {@code active_load_balance_cpu_stop()} puts the running
+   * task back and pushes it away before its CPU reschedules.
    */
   private void leave(long nowNs, int cpu) {
-    if (activity[cpu] == CpuActivity.TASK.ordinal()) {
-      return;
-    }
     leftEarly[cpu] = true;
     earlyLeaves++;
     switchTo(nowNs, cpu, -1);

@@ -162,6 +162,40 @@ final class PerfettoTraceWriterTest {
 
   @Test
   void switches_chainPerCpu_andNoTaskRunsOnTwoCpus() {
+    assertChained(trace);
+  }
+
+  @Test
+  void switches_chainPerCpu_whileTheBalancerMovesHogs() throws IOException {
+    // Five GEMM threads on four CPUs: the balancer keeps moving the odd one between runqueues.
+    Scenario gemm =
+        scenario(
+            "--machine",
+            "hw.shape",
+            "-M",
+            "shape=1n1l2c2t",
+            "--workload",
+            "wl.gemm",
+            "-W",
+            "threads=5",
+            "--duration",
+            "300ms");
+    Recording r =
+        new Recording(
+            gemm.hardware().topology(),
+            gemm.durationNs(),
+            Recording.Detail.SCHED,
+            Recording.DEFAULT_MAX_EVENTS);
+    SimulationResult result = r.run(gemm.config(REGISTRY, variant, gemm.seed()));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PerfettoTraceWriter.write(
+        bytes, gemm, new RunOutcome(new RunSpec(variant, gemm.seed()), result, r));
+    Trace t = Trace.parseFrom(bytes.toByteArray());
+    assertChained(t);
+    assertThat(sched(t).stream().filter(s -> s.event().hasSchedMigrateTask()).count()).isPositive();
+  }
+
+  private static void assertChained(Trace trace) {
     Map<Integer, Integer> running = new HashMap<>();
     Map<Integer, Integer> cpuOf = new HashMap<>();
     for (Sched s : sched(trace)) {
