@@ -103,7 +103,7 @@ final class MetricChart {
   /** The title: the table's label, or for the workload's own metric its name. */
   static String title(String key, Metric metric, Map<String, Object> run) {
     if (metric.better() == Better.WORKLOAD) {
-      return String.valueOf(run.get("throughput_metric"));
+      return Metrics.workloadName(run);
     }
     return metric.label() != null ? metric.label() : key;
   }

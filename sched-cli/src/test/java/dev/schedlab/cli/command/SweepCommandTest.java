@@ -176,7 +176,7 @@ final class SweepCommandTest {
               .orElseThrow();
       assertThat(table)
           .contains(
-              "paired by seed, p99_wakeup_latency: new higher on "
+              "paired by seed, p99 wakeup latency: new higher on "
                   + main.get(13)
                   + " of 3 seeds, lower on "
                   + main.get(14));
@@ -190,7 +190,8 @@ final class SweepCommandTest {
     // Each block has a row per metric; a row's cells are the CSV's mean and stddev per variant.
     int block = lines.indexOf("workers=4");
     for (String metric : List.of("wakeup_migrations", "workload_wakeup_p999_us")) {
-      String label = metric.equals("wakeup_migrations") ? "wakeup migrations" : metric;
+      // Rows are labelled in words: workload_wakeup_p999_us is "workload: wakeup p999 (us)".
+      String label = Metrics.label(metric);
       String line =
           lines.subList(block, lines.size()).stream()
               .filter(l -> l.startsWith(label + " "))
