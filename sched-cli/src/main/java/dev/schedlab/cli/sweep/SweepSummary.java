@@ -4,7 +4,9 @@ import dev.schedlab.cli.args.BadInputException;
 import dev.schedlab.cli.args.Scenario;
 import dev.schedlab.cli.args.Variant;
 import dev.schedlab.cli.report.Csv;
+import dev.schedlab.cli.report.Json;
 import dev.schedlab.cli.report.Metrics;
+import dev.schedlab.cli.report.ScenarioRecord;
 import dev.schedlab.cli.report.TextTable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -210,6 +212,21 @@ public final class SweepSummary {
   }
 
   /** Summary rows: one per grid point, variant and metric. */
+  /**
+   * The lines before the CSV's header, which make it self-describing as the JSON reports are:
+   * {@code # schedlab {"version":...,"commit":...}} and {@code # scenario {...}}, the sweep's
+   * scenario block ({@link ScenarioRecord#sweep}) as one line of JSON. CSV readers skip them as
+   * comments (pandas {@code comment='#'}, R {@code comment.char='#'}, {@code grep -v '^#'}); the
+   * columns are unchanged.
+   */
+  public static String csvComments(Map<String, Object> scenario) {
+    return "# schedlab "
+        + Json.compact(ScenarioRecord.build())
+        + "\n# scenario "
+        + Json.compact(scenario)
+        + "\n";
+  }
+
   public static String csv(Scenario scenario, SweepPlan plan, List<PointSummary> summaries) {
     List<String> varying = plan.varying();
     List<String> metrics = plan.metrics();
