@@ -46,7 +46,10 @@ public final class HtmlReport {
         // No anti-aliased seams between the heat map's adjacent blocks.
         .append("svg.heatmap rect{shape-rendering:crispEdges}")
         .append("</style></head><body>\n");
-    out.append("<h1>schedlab comparison</h1>\n<p>")
+    out.append(
+            report.outcomes().size() == 1
+                ? "<h1>schedlab run</h1>\n<p>"
+                : "<h1>schedlab comparison</h1>\n<p>")
         .append(escape(scenario.describe()))
         .append(
             String.format(

@@ -89,6 +89,19 @@ final class HtmlReportTest {
   }
 
   @Test
+  void heading_saysRunForOneVariant_comparisonForSeveral() throws IOException {
+    assertThat(page("compare.html")).contains("<h1>schedlab comparison</h1>");
+    Path html = dir.resolve("run.html");
+    List<String> args = new ArrayList<>(SCENARIO.subList(1, SCENARIO.size() - 4));
+    args.add(0, "run");
+    args.addAll(List.of("--variant", "new=mainline-7.3", "--html", html.toString()));
+    Invocation.of(args).assertOkWrote(html.toString());
+    assertThat(Files.readString(html))
+        .contains("<h1>schedlab run</h1>")
+        .doesNotContain("comparison");
+  }
+
+  @Test
   void sameRuns_sameSvgBytes() throws IOException {
     // The page's table carries wall-clock figures; the charts carry none.
     List<String[]> first = charts(page("a.html"));
