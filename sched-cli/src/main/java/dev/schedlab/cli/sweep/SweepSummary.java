@@ -211,7 +211,6 @@ public final class SweepSummary {
     return summaries;
   }
 
-  /** Summary rows: one per grid point, variant and metric. */
   /**
    * The lines before the CSV's header, which make it self-describing as the JSON reports are:
    * {@code # schedlab {"version":...,"commit":...}} and {@code # scenario {...}}, the sweep's
@@ -227,6 +226,7 @@ public final class SweepSummary {
         + "\n";
   }
 
+  /** Summary rows: one per grid point, variant and metric. */
   public static String csv(Scenario scenario, SweepPlan plan, List<PointSummary> summaries) {
     List<String> varying = plan.varying();
     List<String> metrics = plan.metrics();
