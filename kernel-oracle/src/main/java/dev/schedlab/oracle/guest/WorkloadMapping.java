@@ -1,6 +1,11 @@
 package dev.schedlab.oracle.guest;
 
 import dev.schedlab.spi.Parameters;
+import dev.schedlab.workloads.RtAppPeriodicTeam;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,15 +13,17 @@ import java.util.Map;
 /**
  * A simulator workload ({@code wl.*} with its {@code -W} parameters) as the guest program that runs
  * the same team, for {@code schedlab kernel}: {@code wl.gemm} is {@code gemm_team}, {@code
- * wl.hackbench} is {@code hackbench}, {@code wl.schbench} is {@code schbench}. Parameters the guest
- * program has no counterpart for are refused in one line when they would change what runs
- * (affinity, pinned placement, a wake tree, a policy other than SCHED_NORMAL), and passed to the
- * simulator alone when they are its assumptions ({@code send_work}).
+ * wl.hackbench} is {@code hackbench}, {@code wl.schbench} is {@code schbench}, {@code wl.rtapp}
+ * with a file that is one periodic team is {@code rtapp_periodic}. Parameters the guest program has
+ * no counterpart for are refused in one line when they would change what runs (affinity, pinned
+ * placement, a wake tree, a policy other than SCHED_NORMAL), and passed to the simulator alone when
+ * they are its assumptions ({@code send_work}).
  */
 public final class WorkloadMapping {
 
   /** The workloads a guest program exists for. */
-  public static final List<String> SUPPORTED = List.of("wl.gemm", "wl.hackbench", "wl.schbench");
+  public static final List<String> SUPPORTED =
+      List.of("wl.gemm", "wl.hackbench", "wl.schbench", "wl.rtapp");
 
   private WorkloadMapping() {}
 
@@ -44,6 +51,7 @@ public final class WorkloadMapping {
       case "wl.gemm" -> gemm(resolved, overrides, seconds, shape);
       case "wl.hackbench" -> hackbench(resolved, overrides, seconds);
       case "wl.schbench" -> schbench(resolved, overrides, seconds);
+      case "wl.rtapp" -> rtapp(resolved, seconds, shape);
       default ->
           throw new IllegalArgumentException(
               "no guest program for " + id + "; allowed: " + String.join(", ", SUPPORTED));
@@ -71,6 +79,31 @@ public final class WorkloadMapping {
         .withSimulatorParameters(
             passThrough(
                 overrides, "threads", "chunk", "spin", "affinity", "placement", "wake_fanout"));
+  }
+
+  /**
+   * An rt-app file that is one periodic team ({@link RtAppPeriodicTeam}) as {@code rtapp_periodic};
+   * the simulator reads the same file.
+   */
+  private static GuestWorkload rtapp(Parameters p, double seconds, GuestShape shape) {
+    String file = p.getString("file");
+    if (file.isEmpty()) {
+      throw new IllegalArgumentException("wl.rtapp needs -W file=RTAPP.json");
+    }
+    String json;
+    try {
+      json = Files.readString(Path.of(file));
+    } catch (IOException | InvalidPathException e) {
+      throw new IllegalArgumentException("wl.rtapp: cannot read file=" + file + ": " + e, e);
+    }
+    RtAppPeriodicTeam team = RtAppPeriodicTeam.of(json, shape.cpus());
+    long periodUs = team.periodNs() / 1_000;
+    long runUs = team.runNs() / 1_000;
+    if (periodUs * 1_000 != team.periodNs() || runUs * 1_000 != team.runNs()) {
+      throw new IllegalArgumentException(
+          "wl.rtapp: rtapp_periodic takes whole microseconds; the file's period or run is not");
+    }
+    return GuestWorkload.rtappPeriodic(team.threads(), periodUs, runUs, seconds, Path.of(file));
   }
 
   private static GuestWorkload hackbench(

@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.spi.Parameters;
 import dev.schedlab.workloads.GemmWorkloadProvider;
 import dev.schedlab.workloads.HackbenchWorkloadProvider;
+import dev.schedlab.workloads.RtAppWorkloadProvider;
 import dev.schedlab.workloads.SchbenchWorkloadProvider;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code wl.gemm}, {@code wl.hackbench} and {@code wl.schbench} with their {@code -W} parameters
@@ -72,5 +77,52 @@ final class WorkloadMappingTest {
     Parameters pi = new SchbenchWorkloadProvider().descriptor().resolve(idle);
     assertThatThrownBy(() -> WorkloadMapping.of("wl.schbench", pi, idle, 5, SHAPE))
         .hasMessageContaining("policy=idle");
+  }
+
+  @Test
+  void rtapp_periodicTeam_isRtappPeriodicOnTheSameFile(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("team.json");
+    Files.writeString(file, GuestWorkload.rtappJson(3, 10_000, 2_000));
+    Map<String, String> overrides = Map.of("file", file.toString());
+    Parameters p = new RtAppWorkloadProvider().descriptor().resolve(overrides);
+    GuestWorkload w = WorkloadMapping.of("wl.rtapp", p, overrides, 4, SHAPE);
+    assertThat(w.program()).isEqualTo("rtapp_periodic");
+    assertThat(w.arguments()).containsExactly("3", "10000", "2000", "4.000");
+    assertThat(w.simulatorParameters()).containsEntry("file", file.toString());
+  }
+
+  @Test
+  void rtapp_otherThanOnePeriodicTeam_refusedNamingWhat(@TempDir Path dir) throws IOException {
+    String[][] cases = {
+      {
+        "{\"tasks\": {\"a\": {\"run\": 100, \"sleep\": 100}}}",
+        "not a run followed by an absolute timer"
+      },
+      {
+        "{\"tasks\": {\"a\": {\"run\": 100, \"timer\": {\"ref\": \"unique\","
+            + " \"period\": 1000}}, \"b\": {\"run\": 5, \"sleep\": 5}}}",
+        "2 tasks"
+      },
+      {
+        "{\"tasks\": {\"a\": {\"loop\": -1, \"cpus\": [0], \"run\": 100, \"timer\":"
+            + " {\"ref\": \"unique\", \"period\": 1000, \"mode\": \"absolute\"}}}}",
+        "sets cpus"
+      },
+      {
+        "{\"tasks\": {\"a\": {\"loop\": 5, \"run\": 100, \"timer\": {\"ref\":"
+            + " \"unique\", \"period\": 1000, \"mode\": \"absolute\"}}}}",
+        "loop 5"
+      },
+    };
+    for (String[] c : cases) {
+      Path file = dir.resolve("rt.json");
+      Files.writeString(file, c[0]);
+      Map<String, String> overrides = Map.of("file", file.toString());
+      Parameters p = new RtAppWorkloadProvider().descriptor().resolve(overrides);
+      assertThatThrownBy(() -> WorkloadMapping.of("wl.rtapp", p, overrides, 4, SHAPE))
+          .as(c[0])
+          .hasMessageContaining("one periodic team")
+          .hasMessageContaining(c[1]);
+    }
   }
 }

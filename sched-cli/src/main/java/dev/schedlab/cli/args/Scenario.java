@@ -217,7 +217,7 @@ public record Scenario(
     return machineId
         + " ("
         + t.cpuCount()
-        + " CPUs"
+        + (t.cpuCount() == 1 ? " CPU" : " CPUs")
         + (t.isSmt() ? ", SMT" + t.smtWidth() : "")
         + (t.housekeeping().toBootArgs().isEmpty() ? "" : ", " + t.housekeeping().toBootArgs())
         + "), "

@@ -4,6 +4,7 @@ import dev.schedlab.cli.args.BadInputException;
 import dev.schedlab.cli.args.PluginArguments;
 import dev.schedlab.cli.args.TopologySource;
 import dev.schedlab.cli.report.Json;
+import dev.schedlab.cli.report.TextTable;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.ImmutableCpuMask;
@@ -298,9 +299,9 @@ public final class ExplainIlbCommand implements Callable<Integer> {
       List<Selection> selections) {
     out.printf(
         Locale.ROOT,
-        "machine %s: %d CPUs, SMT%d; kicking CPU %d (%s)%n",
+        "machine %s: %s, SMT%d; kicking CPU %d (%s)%n",
         topology.name(),
-        topology.cpuCount(),
+        TextTable.count(topology.cpuCount(), "CPU"),
         topology.smtWidth(),
         kicker,
         state.isIdle(kicker) ? "idle" : "busy");
@@ -327,6 +328,9 @@ public final class ExplainIlbCommand implements Callable<Integer> {
   }
 
   private static String list(CpuMask mask) {
-    return (mask.isEmpty() ? "(none)" : mask.toCpuList()) + " (" + mask.weight() + " CPUs)";
+    return (mask.isEmpty() ? "(none)" : mask.toCpuList())
+        + " ("
+        + TextTable.count(mask.weight(), "CPU")
+        + ")";
   }
 }

@@ -116,7 +116,9 @@ public final class KernelCommand implements Callable<Integer> {
   @Option(
       names = "--workload",
       paramLabel = "ID",
-      description = "a workload with a guest program: wl.gemm, wl.hackbench or wl.schbench")
+      description =
+          "a workload with a guest program: wl.gemm, wl.hackbench, wl.schbench or wl.rtapp (a"
+              + " file that is one periodic team)")
   String workload;
 
   @Option(names = "-W", paramLabel = "KEY=VALUE", description = "a workload parameter")

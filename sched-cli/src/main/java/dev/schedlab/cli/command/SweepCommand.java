@@ -6,6 +6,7 @@ import dev.schedlab.cli.args.Scenario;
 import dev.schedlab.cli.args.ScenarioOptions;
 import dev.schedlab.cli.args.Variant;
 import dev.schedlab.cli.report.Metrics;
+import dev.schedlab.cli.report.ScenarioRecord;
 import dev.schedlab.cli.sweep.RowStore;
 import dev.schedlab.cli.sweep.SweepContext;
 import dev.schedlab.cli.sweep.SweepEngine;
@@ -238,7 +239,10 @@ public final class SweepCommand implements Callable<Integer> {
         .print(
             format == Format.table
                 ? SweepSummary.table(resolved, plan, summaries)
-                : SweepSummary.csv(resolved, plan, summaries));
+                : SweepSummary.csvComments(
+                        ScenarioRecord.sweep(
+                            resolved, parsed, registry, plan.grid(), seedList, plan.metrics()))
+                    + SweepSummary.csv(resolved, plan, summaries));
     return 0;
   }
 

@@ -2,6 +2,7 @@ package dev.schedlab.cli.command;
 
 import dev.schedlab.cli.args.TopologySource;
 import dev.schedlab.cli.report.Json;
+import dev.schedlab.cli.report.TextTable;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.ImmutableCpuMask;
 import dev.schedlab.topology.HousekeepingType;
@@ -131,7 +132,7 @@ public final class TopologyCommand implements Callable<Integer> {
 
   /** {@code 1 package}, {@code 2 packages}. */
   static String count(int n, String noun) {
-    return n + " " + noun + (n == 1 ? "" : "s");
+    return TextTable.count(n, noun);
   }
 
   private static void text(
@@ -170,12 +171,12 @@ public final class TopologyCommand implements Callable<Integer> {
       SchedDomain sd = level.shown();
       out.printf(
           Locale.ROOT,
-          "%n%-4s (CPU %d: domain%d) span %s (%d CPUs)%n",
+          "%n%-4s (CPU %d: domain%d) span %s (%s)%n",
           sd.name(),
           sd.cpu(),
           sd.level(),
           sd.span().toCpuList(),
-          sd.spanWeight());
+          count(sd.spanWeight(), "CPU"));
       out.println("     flags " + SdFlags.describe(sd.flags()));
       out.printf(
           Locale.ROOT,

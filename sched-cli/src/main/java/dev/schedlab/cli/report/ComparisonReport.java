@@ -160,14 +160,14 @@ public final class ComparisonReport {
     String line =
         String.format(
             Locale.ROOT,
-            "reading: %s chose %d ILBs next to a busy sibling, %s %d (%d avoided); %s %s against"
+            "reading: %s chose %s next to a busy sibling, %s %d (%d avoided); %s %s against"
                 + " %s",
             a,
-            busyA,
+            TextTable.count(busyA, "ILB"),
             b,
             busyB,
             busyA - busyB,
-            Metrics.workloadLabel(metrics.get(0)).split(" ")[0],
+            Metrics.workloadName(metrics.get(0)),
             TextTable.change(va, vb),
             a);
     double lostA = Metrics.number(metrics.get(0), Metrics.CRITICAL_LOST);

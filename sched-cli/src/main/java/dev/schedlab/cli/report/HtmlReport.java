@@ -5,15 +5,18 @@ import dev.schedlab.cli.args.Variant;
 import dev.schedlab.core.stats.Log2Histogram;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.topology.Topology;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * A self-contained HTML page (no scripts, styles inline, nothing fetched) with the comparison table
- * and three kinds of inline SVG chart: metric bars per variant, a per-CPU busy heat map over time
- * for each variant (from the runs' {@link Recording}s), and the log2 histograms of ILB pass
- * duration and rq-lock hold.
+ * and three kinds of inline SVG chart drawn with JFreeChart through JFreeSVG ({@link SvgChart}): a
+ * bar chart per metric with its unit, better direction and change against the first variant ({@link
+ * MetricChart}), a per-CPU busy heat map over simulated time for each variant with its colour scale
+ * ({@link BusyHeatMap}, from the runs' {@link Recording}s), and the log2 histograms of ILB pass
+ * duration and rq-lock hold ({@link HistogramChart}). The same runs give the same bytes.
  */
 public final class HtmlReport {
 
@@ -25,7 +28,9 @@ public final class HtmlReport {
 
   /** The page for {@code report}. */
   public static String render(ComparisonReport report) {
-    StringBuilder out = new StringBuilder(1 << 16);
+    // Before the first chart class loads AWT: no display is needed, or looked for.
+    System.setProperty("java.awt.headless", "true");
+    StringBuilder out = new StringBuilder(1 << 18);
     Scenario scenario = report.scenario();
     out.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
         .append("<title>schedlab: ")
@@ -36,9 +41,15 @@ public final class HtmlReport {
         .append("td:first-child,th:first-child{text-align:left}")
         .append("tr:nth-child(even){background:#f4f4f4}")
         .append("pre{background:#f8f8f8;padding:8px;overflow-x:auto}")
-        .append("svg{display:block;margin:1em 0}")
+        .append(".charts{display:flex;flex-wrap:wrap;gap:8px}")
+        .append("svg{display:block;margin:0.5em 0}")
+        // No anti-aliased seams between the heat map's adjacent blocks.
+        .append("svg.heatmap rect{shape-rendering:crispEdges}")
         .append("</style></head><body>\n");
-    out.append("<h1>schedlab comparison</h1>\n<p>")
+    out.append(
+            report.outcomes().size() == 1
+                ? "<h1>schedlab run</h1>\n<p>"
+                : "<h1>schedlab comparison</h1>\n<p>")
         .append(escape(scenario.describe()))
         .append(
             String.format(
@@ -51,7 +62,7 @@ public final class HtmlReport {
     for (int i = 0; i < report.outcomes().size(); i++) {
       Variant v = report.outcomes().get(i).spec().variant();
       out.append("<li><span style=\"color:")
-          .append(color(i))
+          .append(cssColor(i))
           .append("\">&#9632;</span> <b>")
           .append(escape(v.name()))
           .append("</b> = ")
@@ -59,219 +70,65 @@ public final class HtmlReport {
           .append("</li>\n");
     }
     out.append("</ul>\n");
-    out.append("<h2>Metrics</h2>\n").append(metricBars(report));
-    out.append("<h2>Per-CPU busy time</h2>\n").append(heatMaps(report));
-    out.append("<h2>Histograms</h2>\n");
-    out.append(histogram(report, "ILB pass duration (us)", true));
-    out.append(histogram(report, "rq-lock hold during balancing (us)", false));
-    out.append("<h2>Report</h2>\n<pre>").append(escape(report.table())).append("</pre>\n");
+    List<String> variants = new ArrayList<>();
+    for (RunOutcome o : report.outcomes()) {
+      variants.add(o.spec().variant().name());
+    }
+    out.append("<h2 id=\"metrics\">Metrics</h2>\n<div class=\"charts\">\n");
+    List<Map<String, Object>> metrics = report.metrics();
+    for (int m = 0; m < Metrics.CHART.size(); m++) {
+      out.append(MetricChart.render(Metrics.CHART.get(m), variants, metrics, m));
+    }
+    out.append("</div>\n<h2 id=\"busy\">Per-CPU busy time</h2>\n").append(heatMaps(report));
+    out.append("<h2 id=\"histograms\">Histograms</h2>\n");
+    List<Log2Histogram> ilb = new ArrayList<>();
+    List<Log2Histogram> lock = new ArrayList<>();
+    for (RunOutcome o : report.outcomes()) {
+      ilb.add(o.result().ilbDuration());
+      lock.add(o.result().rqLockHold());
+    }
+    out.append(
+        HistogramChart.render("ILB pass duration", "passes", variants, ilb, "histogram ilb"));
+    out.append(
+        HistogramChart.render(
+            "rq-lock hold during balancing", "holds", variants, lock, "histogram rqlock"));
+    out.append("<h2 id=\"report\">Report</h2>\n<pre>")
+        .append(escape(report.table()))
+        .append("</pre>\n");
     out.append("</body></html>\n");
     return out.toString();
-  }
-
-  private static String metricBars(ComparisonReport report) {
-    List<Map<String, Object>> metrics = report.metrics();
-    int variants = metrics.size();
-    int labelWidth = 260;
-    int barArea = 600;
-    int barHeight = 14;
-    int rowHeight = variants * barHeight + 10;
-    int height = Metrics.CHART.size() * rowHeight + 10;
-    StringBuilder svg = new StringBuilder();
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<svg class=\"metrics\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                + " font-size=\"12\">%n",
-            labelWidth + barArea + 120,
-            height));
-    for (int m = 0; m < Metrics.CHART.size(); m++) {
-      String key = Metrics.CHART.get(m);
-      double max = 0;
-      for (Map<String, Object> values : metrics) {
-        max = Math.max(max, Math.abs(Metrics.number(values, key)));
-      }
-      int y = 5 + m * rowHeight;
-      String label =
-          key.equals("throughput")
-              ? "throughput (" + metrics.get(0).get("throughput_unit") + ")"
-              : key;
-      svg.append(
-          String.format(
-              Locale.ROOT, "<text x=\"0\" y=\"%d\">%s</text>%n", y + rowHeight / 2, escape(label)));
-      for (int v = 0; v < variants; v++) {
-        double value = Metrics.number(metrics.get(v), key);
-        double width = max == 0 || Double.isNaN(value) ? 0 : Math.abs(value) / max * barArea;
-        int by = y + v * barHeight;
-        svg.append(
-            String.format(
-                Locale.ROOT,
-                "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                    + "<text x=\"%.1f\" y=\"%d\">%s</text>%n",
-                labelWidth,
-                by,
-                width,
-                barHeight - 2,
-                color(v),
-                labelWidth + width + 4,
-                by + barHeight - 4,
-                escape(TextTable.number(value))));
-      }
-    }
-    return svg.append("</svg>\n").toString();
   }
 
   private static String heatMaps(ComparisonReport report) {
     StringBuilder out = new StringBuilder();
     Topology topology = report.scenario().hardware().topology();
     CpuMask online = topology.onlineMask();
-    int cpus = online.weight();
-    int rowHeight = cpus > 512 ? 1 : cpus > 128 ? 2 : cpus > 32 ? 4 : 8;
-    for (RunOutcome o : report.outcomes()) {
-      Recording r = o.recording();
-      out.append("<h3>").append(escape(o.spec().variant().name())).append("</h3>\n");
+    long durationNs = report.scenario().durationNs();
+    List<RunOutcome> outcomes = report.outcomes();
+    for (int v = 0; v < outcomes.size(); v++) {
+      Recording r = outcomes.get(v).recording();
       int buckets = r.bucketCount();
-      int cellWidth = Math.max(2, 600 / buckets);
-      int width = 60 + buckets * cellWidth;
-      int height = cpus * rowHeight + 30;
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                  + " font-size=\"11\">%n",
-              width,
-              height));
-      int row = 0;
-      for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu), row++) {
-        int y = row * rowHeight;
-        // Adjacent cells of one shade merge into one rectangle, keeping big machines small.
-        int runStart = 0;
-        int runShade = -1;
-        for (int b = 0; b <= buckets; b++) {
-          int shade = b == buckets ? -2 : shade(r.busyFraction(cpu, b));
-          if (shade != runShade) {
-            if (runShade > 0) {
-              out.append(
-                  String.format(
-                      Locale.ROOT,
-                      "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
-                      60 + runStart * cellWidth,
-                      y,
-                      (b - runStart) * cellWidth,
-                      rowHeight,
-                      shadeColor(runShade)));
-            }
-            runStart = b;
-            runShade = shade;
-          }
+      double[][] busy = new double[topology.nrCpuIds()][];
+      for (int cpu = online.first(); cpu != CpuMask.NO_CPU; cpu = online.next(cpu)) {
+        busy[cpu] = new double[buckets];
+        for (int b = 0; b < buckets; b++) {
+          busy[cpu][b] = r.busyFraction(cpu, b);
         }
-        if (row % Math.max(1, 16 / rowHeight) == 0) {
-          out.append(
-              String.format(
-                  Locale.ROOT,
-                  "<text x=\"0\" y=\"%d\">CPU %d</text>",
-                  y + Math.max(rowHeight, 9),
-                  cpu));
-        }
-        out.append('\n');
       }
-      String axis =
-          "time: 0 to "
-              + TextTable.number(report.scenario().durationNs() / 1e9)
-              + " s; darker = busier (task or balancing)";
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"60\" y=\"%d\">%s</text>%n",
-              cpus * rowHeight + 20,
-              escape(axis)));
-      out.append("</svg>\n");
+      // The recording's bucket: the run's time in Recording.BUCKETS parts, rounded up to a ns.
+      long bucketNs = Math.max(1, (durationNs + Recording.BUCKETS - 1) / Recording.BUCKETS);
+      String title = "per-CPU busy time: " + outcomes.get(v).spec().variant().name();
+      out.append(BusyHeatMap.render(title, busy, bucketNs / 1e9, durationNs / 1e9, v));
     }
     return out.toString();
   }
 
-  /** 0 (idle) to 10 (fully busy). */
-  private static int shade(double fraction) {
-    return (int) Math.round(Math.max(0, Math.min(1, fraction)) * 10);
+  /** The colour of variant {@code index}, the same in the legend and every chart. */
+  static java.awt.Color color(int index) {
+    return java.awt.Color.decode(COLORS[index % COLORS.length]);
   }
 
-  private static String shadeColor(int shade) {
-    int level = 255 - shade * 22;
-    return String.format(Locale.ROOT, "rgb(%d,%d,255)", level, level);
-  }
-
-  private static String histogram(ComparisonReport report, String title, boolean ilb) {
-    List<RunOutcome> outcomes = report.outcomes();
-    int first = Log2Histogram.BUCKETS;
-    int last = -1;
-    long peak = 1;
-    for (RunOutcome o : outcomes) {
-      Log2Histogram h = ilb ? o.result().ilbDuration() : o.result().rqLockHold();
-      for (int b = 0; b < Log2Histogram.BUCKETS; b++) {
-        if (h.bucket(b) != 0) {
-          first = Math.min(first, b);
-          last = Math.max(last, b);
-          peak = Math.max(peak, h.bucket(b));
-        }
-      }
-    }
-    StringBuilder svg = new StringBuilder();
-    String css = ilb ? "histogram ilb" : "histogram rqlock";
-    if (last < 0) {
-      return svg.append("<svg class=\"")
-          .append(css)
-          .append("\" xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"30\"")
-          .append(" font-size=\"12\"><text x=\"0\" y=\"20\">")
-          .append(escape(title))
-          .append(": no samples</text></svg>\n")
-          .toString();
-    }
-    int groups = last - first + 1;
-    int barWidth = 12;
-    int groupWidth = outcomes.size() * barWidth + 16;
-    int plotHeight = 160;
-    svg.append(
-        String.format(
-            Locale.ROOT,
-            "<svg class=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-                + " font-size=\"11\">%n<text x=\"0\" y=\"14\">%s</text>%n",
-            css,
-            50 + groups * groupWidth,
-            plotHeight + 60,
-            escape(title)));
-    for (int g = 0; g < groups; g++) {
-      int bucket = first + g;
-      int x = 50 + g * groupWidth;
-      for (int v = 0; v < outcomes.size(); v++) {
-        Log2Histogram h =
-            ilb ? outcomes.get(v).result().ilbDuration() : outcomes.get(v).result().rqLockHold();
-        double height = (double) h.bucket(bucket) / peak * plotHeight;
-        svg.append(
-            String.format(
-                Locale.ROOT,
-                "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\">"
-                    + "<title>%s: %d</title></rect>",
-                x + v * barWidth,
-                20 + plotHeight - height,
-                barWidth - 1,
-                height,
-                color(v),
-                escape(outcomes.get(v).spec().variant().name()),
-                h.bucket(bucket)));
-      }
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<text x=\"%d\" y=\"%d\">[%d,%d)</text>%n",
-              x,
-              plotHeight + 36 + (g % 2) * 12,
-              Log2Histogram.lowerBoundUs(bucket),
-              Log2Histogram.upperBoundUs(bucket)));
-    }
-    return svg.append("</svg>\n").toString();
-  }
-
-  private static String color(int index) {
+  private static String cssColor(int index) {
     return COLORS[index % COLORS.length];
   }
 

@@ -23,7 +23,7 @@ public final class Json {
   }
 
   /** {@code value} as compact JSON on one line. */
-  static String compact(Object value) {
+  public static String compact(Object value) {
     StringBuilder out = new StringBuilder();
     write(out, value, 0, false);
     return out.toString();

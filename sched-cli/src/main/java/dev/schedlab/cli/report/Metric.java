@@ -13,7 +13,8 @@ import java.util.function.Function;
  * and how it is read from a run. Built with {@link #of} and the {@code with...} methods.
  *
  * @param key the JSON and CSV key
- * @param label the comparison table's row label, or null when the table does not show it
+ * @param label the figure's label in tables (the comparison table's row when it is used as {@link
+ *     Use#TABLE}), or null for the text figures and {@code throughput}, which the workload names
  * @param unit the unit ({@code us}, {@code %}, {@code 1/s}, ...), empty for counts and text
  * @param better the direction of improvement
  * @param uses where the figure appears besides JSON and CSV
@@ -73,6 +74,14 @@ public record Metric(
   /** This figure with the comparison table's row {@code value}. */
   public Metric withLabel(String value) {
     return new Metric(key, value, unit, better, with(Use.TABLE), family, counts, kernel, read);
+  }
+
+  /**
+   * This figure labelled {@code value} where it is named (a sweep's {@code --metric} row) without a
+   * row of the comparison table.
+   */
+  public Metric withName(String value) {
+    return new Metric(key, value, unit, better, uses, family, counts, kernel, read);
   }
 
   /** This figure in {@code value} units. */

@@ -182,6 +182,7 @@ public final class Metrics {
                 "`smp_call_function_single_async()` in `kick_ilb()`"));
     c.add(
         Metric.of("ilb_kick_calls", r -> r.ilb().kickCalls())
+            .withName("kick_ilb() calls (with or without an IPI)")
             .withDoc("`kick_ilb()` calls, whether they sent an IPI or not", "`kick_ilb()`"));
     c.add(
         Metric.of("ilb_kicks_pending", r -> r.ilb().alreadyPending())
@@ -191,6 +192,7 @@ public final class Metrics {
                 "the early return of `kick_ilb()`"));
     c.add(
         Metric.of("ilb_no_idle_cpu", r -> r.ilb().noIlb())
+            .withName("ILB kicks that found no idle CPU")
             .withDoc(
                 "kicks for which `find_new_ilb()` found no CPU",
                 "`find_new_ilb()` returning `nr_cpu_ids`"));
@@ -205,6 +207,7 @@ public final class Metrics {
                 "what the 7.3 idle-core rule avoids"));
     c.add(
         Metric.of("ilb_cpus_examined", r -> r.ilb().cpusExamined())
+            .withName("CPUs examined by ILB selection")
             .withDoc("CPUs `find_new_ilb()` examined, over all kicks", "—"));
     c.add(
         Metric.of("ilb_runs", r -> r.ilb().runs())
@@ -220,6 +223,7 @@ public final class Metrics {
                 "the thread's ILB-duration histogram"));
     c.add(
         Metric.of("softirq", r -> r.softirqs())
+            .withName("SCHED_SOFTIRQ raised")
             .withDoc(
                 "SCHED_SOFTIRQ runs, from ticks and from kicks", "`/proc/softirqs` SCHED row"));
     c.add(
@@ -233,6 +237,7 @@ public final class Metrics {
                 "`/proc/softirqs` SCHED row"));
     c.add(
         Metric.of("lb_attempts", r -> r.lbStats().lbTotal(LbField.COUNT))
+            .withName("load-balance attempts")
             .withDoc(
                 "`lb_count` summed over CPUs, domains and idle types", "schedstat v17 `lb_count`"));
     c.add(
@@ -246,9 +251,11 @@ public final class Metrics {
                 "schedstat v17 `lb_count`"));
     c.add(
         Metric.of("lb_balanced", r -> r.lbStats().lbTotal(LbField.BALANCED))
+            .withName("load-balance attempts found balanced")
             .withDoc("`lb_balanced` summed", "schedstat v17"));
     c.add(
         Metric.of("lb_failed", r -> r.lbStats().lbTotal(LbField.FAILED))
+            .withName("load-balance attempts failed")
             .withDoc("`lb_failed` summed", "schedstat v17"));
     c.add(
         Metric.of("lb_gained", r -> r.lbStats().lbTotal(LbField.GAINED))
@@ -257,6 +264,7 @@ public final class Metrics {
     for (MigrationSkip reason : MigrationSkip.values()) {
       c.add(
           Metric.of(skipKey(reason), r -> r.lbStats().skips(reason))
+              .withName("tasks passed over: " + reason.label())
               .inFamily(SKIP_PREFIX + "<reason>")
               .withDoc(
                   "tasks `detach_tasks()` passed over, by reason (below)",
@@ -284,12 +292,13 @@ public final class Metrics {
                 "`se.statistics.nr_wakeups_migrate` summed"));
     c.add(
         Metric.of("wakeup_latency_p50_us", r -> r.wakeupLatency().p50Ns() / 1e3)
+            .withName("wakeup latency p50, all woken tasks (us)")
             .withUnit("us")
             .withDoc(
                 "the median of the time from a wakeup to the task running", "the `runqlat` view"));
     c.add(
         Metric.of("wakeup_latency_p99_us", r -> r.wakeupLatency().p99Ns() / 1e3)
-            .withLabel("wakeup latency p99 (us)")
+            .withLabel("wakeup latency p99, all woken tasks (us)")
             .withUnit("us")
             .withBetter(Better.LOWER)
             .withUse(Use.SWEEP)
@@ -298,6 +307,7 @@ public final class Metrics {
     for (PlacementPath path : PlacementPath.ALL) {
       c.add(
           Metric.of(PLACEMENT_PREFIX + path.key(), r -> r.placements(path))
+              .withName("placed by " + path.label())
               .inFamily(PLACEMENT_PREFIX + "<path>")
               .withDoc(
                   "forks and wakeups by the step of `select_task_rq()` that placed them (below)",
@@ -338,7 +348,10 @@ public final class Metrics {
             .withUnit("%")
             .withBetter(Better.LOWER)
             .withDoc("time spent balancing (ILB passes, newidle, periodic)", "—"));
-    c.add(Metric.of("tasks", r -> r.tasksCreated()).withDoc("tasks created", "—"));
+    c.add(
+        Metric.of("tasks", r -> r.tasksCreated())
+            .withName("tasks created")
+            .withDoc("tasks created", "—"));
     c.add(
         new Family(
             List.of(WORKLOAD_PREFIX + "<name>"),
@@ -370,9 +383,11 @@ public final class Metrics {
             }));
     c.add(
         Metric.of("events", r -> r.performance().eventsProcessed())
+            .withName("engine: events processed")
             .withDoc("events the engine processed", "—"));
     c.add(
         Metric.of("events_per_s", r -> r.performance().eventsPerSecond())
+            .withName("engine: events per wall s")
             .withUnit("1/s")
             .withUse(Use.WALL_CLOCK)
             .withDoc("events per wall-clock second; not deterministic", "—"));
@@ -495,7 +510,7 @@ public final class Metrics {
    */
   public static String workloadLabel(Map<String, Object> run) {
     boolean higher = Boolean.TRUE.equals(run.get("higher_is_better"));
-    return run.get("throughput_metric")
+    return workloadName(run)
         + " ("
         + run.get("throughput_unit")
         + ", "
@@ -503,15 +518,60 @@ public final class Metrics {
         + " is better)";
   }
 
-  /** The table label of {@code key}: its catalogue label, or the key itself. */
+  /**
+   * The workload's metric in words, as tables and readings name it: {@code throughput}, {@code
+   * time}, {@code best rate}, {@code p99 wakeup latency} ({@code p99_wakeup_latency} in JSON).
+   */
+  public static String workloadName(Map<String, Object> run) {
+    return String.valueOf(run.get("throughput_metric")).replace('_', ' ');
+  }
+
+  /**
+   * The table label of {@code key}: its catalogue label, or for a figure of a family of open names
+   * its name in words ({@code workload_wakeup_p99_us}: {@code workload: wakeup p99 (us)}); the key
+   * itself only for a key the catalogue does not know.
+   */
   public static String label(String key) {
     for (Metric metric : METRICS) {
       if (metric.key().equals(key) && metric.label() != null) {
         return metric.label();
       }
     }
+    if (key.startsWith(WORKLOAD_PREFIX) && key.length() > WORKLOAD_PREFIX.length()) {
+      return "workload: " + words(key.substring(WORKLOAD_PREFIX.length()));
+    }
+    if (key.startsWith(PLUGIN_PREFIX) && key.length() > PLUGIN_PREFIX.length()) {
+      return "plugin counter: " + key.substring(PLUGIN_PREFIX.length());
+    }
+    if (key.startsWith(ENGINE_PREFIX) && key.length() > ENGINE_PREFIX.length()) {
+      return "engine counter: " + key.substring(ENGINE_PREFIX.length());
+    }
     return key;
   }
+
+  /**
+   * A figure's name in words: underscores become spaces and a unit at the end goes in brackets
+   * ({@code wakeup_p99_us}: {@code wakeup p99 (us)}, {@code requests_per_s}: {@code requests (/s)},
+   * {@code critical_lost_pct}: {@code critical lost (%)}).
+   */
+  public static String words(String name) {
+    String unit = null;
+    String rest = name;
+    for (String[] suffix : UNIT_SUFFIXES) {
+      if (name.endsWith(suffix[0]) && name.length() > suffix[0].length()) {
+        unit = suffix[1];
+        rest = name.substring(0, name.length() - suffix[0].length());
+        break;
+      }
+    }
+    String text = rest.replace('_', ' ').trim();
+    return unit == null ? text : text + " (" + unit + ")";
+  }
+
+  /** Key endings that name a unit, and the unit: the longest first. */
+  private static final String[][] UNIT_SUFFIXES = {
+    {"_per_s", "/s"}, {"_pct", "%"}, {"_us", "us"}, {"_ms", "ms"}, {"_ns", "ns"}, {"_s", "s"}
+  };
 
   /** A metric's numeric value, or NaN when it is not a number. */
   /**

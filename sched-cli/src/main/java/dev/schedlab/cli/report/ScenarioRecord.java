@@ -128,6 +128,32 @@ public record ScenarioRecord(
     return new ScenarioRecord(command, args, block, settings);
   }
 
+  /**
+   * The {@code scenario} block of a sweep: the first grid point's scenario as {@link #of} records
+   * it, with the sweep's {@code seeds} in place of its seed, the {@code grid} of {@code -M}/{@code
+   * -W}/{@code -E} values (keyed as the CSV's columns: {@code M.name}, the workload's {@code name},
+   * {@code E.name}; a point's values replace the first point's parameters) and the {@code metrics}
+   * summarised. The one-run argument list is left out: no row of a sweep comes from that one run.
+   */
+  public static Map<String, Object> sweep(
+      Scenario first,
+      List<Variant> variants,
+      PluginRegistry registry,
+      Map<String, List<String>> grid,
+      List<Long> seeds,
+      List<String> metrics) {
+    Map<String, Object> block =
+        new LinkedHashMap<>(of("sweep", first, variants, registry).scenario());
+    block.remove("seed");
+    block.remove("arguments");
+    block.put("seeds", List.copyOf(seeds));
+    Map<String, Object> values = new LinkedHashMap<>();
+    grid.forEach((key, list) -> values.put(key, List.copyOf(list)));
+    block.put("grid", values);
+    block.put("metrics", List.copyOf(metrics));
+    return block;
+  }
+
   /** The {@code schedlab} block: the version and commit of the build that wrote the report. */
   public static Map<String, Object> build() {
     Map<String, Object> build = new LinkedHashMap<>();

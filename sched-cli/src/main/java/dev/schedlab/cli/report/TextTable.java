@@ -77,6 +77,11 @@ public final class TextTable {
     return new BigDecimal(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
   }
 
+  /** {@code n} of {@code noun} in English: {@code 1 package}, {@code 2 packages}. */
+  public static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   /** The relative change from {@code base} to {@code v} in percent: {@code +51.6 %}. */
   public static String change(double base, double v) {
     if (Double.isNaN(base) || Double.isNaN(v)) {

@@ -4,7 +4,9 @@ import dev.schedlab.cli.args.BadInputException;
 import dev.schedlab.cli.args.Scenario;
 import dev.schedlab.cli.args.Variant;
 import dev.schedlab.cli.report.Csv;
+import dev.schedlab.cli.report.Json;
 import dev.schedlab.cli.report.Metrics;
+import dev.schedlab.cli.report.ScenarioRecord;
 import dev.schedlab.cli.report.TextTable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,6 +59,22 @@ public final class SweepSummary {
       Map<String, Summary> metrics,
       SweepRow firstRun,
       Map<String, Paired> paired) {}
+
+  /**
+   * Whether {@code metric} is the figure {@code other} under another key: a workload's extra (its
+   * {@code workload_} family) equal to it in every variant's mean, spread and range.
+   */
+  private static boolean sameFigure(List<VariantSummary> variants, String metric, String other) {
+    if (!metric.startsWith(Metrics.WORKLOAD_PREFIX)) {
+      return false;
+    }
+    for (VariantSummary v : variants) {
+      if (!v.metrics().get(metric).equals(v.metrics().get(other))) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * One metric of a variant compared with the first variant on the same seeds.
@@ -193,6 +211,21 @@ public final class SweepSummary {
     return summaries;
   }
 
+  /**
+   * The lines before the CSV's header, which make it self-describing as the JSON reports are:
+   * {@code # schedlab {"version":...,"commit":...}} and {@code # scenario {...}}, the sweep's
+   * scenario block ({@link ScenarioRecord#sweep}) as one line of JSON. CSV readers skip them as
+   * comments (pandas {@code comment='#'}, R {@code comment.char='#'}, {@code grep -v '^#'}); the
+   * columns are unchanged.
+   */
+  public static String csvComments(Map<String, Object> scenario) {
+    return "# schedlab "
+        + Json.compact(ScenarioRecord.build())
+        + "\n# scenario "
+        + Json.compact(scenario)
+        + "\n";
+  }
+
   /** Summary rows: one per grid point, variant and metric. */
   public static String csv(Scenario scenario, SweepPlan plan, List<PointSummary> summaries) {
     List<String> varying = plan.varying();
@@ -302,7 +335,13 @@ public final class SweepSummary {
         }
       }
       table.row(header.toArray(String[]::new));
+      List<String> repeats = new ArrayList<>();
       for (String metric : metrics) {
+        if (!metric.equals("throughput") && sameFigure(variants, metric, "throughput")) {
+          // A workload's extra that is its own metric under another key: one row per figure.
+          repeats.add(metric);
+          continue;
+        }
         List<String> cells =
             new ArrayList<>(
                 List.of(
@@ -314,12 +353,19 @@ public final class SweepSummary {
           Summary s = variants.get(i).metrics().get(metric);
           cells.add(TextTable.number(s.mean()) + " ± " + TextTable.number(s.stddev()));
           if (i > 0) {
-            cells.add(TextTable.change(base, s.mean()));
+            // Wall-clock figures differ from run to run: no change is a result.
+            cells.add(Metrics.deterministic(metric) ? TextTable.change(base, s.mean()) : "");
           }
         }
         table.row(cells.toArray(String[]::new));
       }
       out.append(table.render());
+      for (String metric : repeats) {
+        out.append(
+            String.format(
+                "not repeated: %s (%s) is the workload's own metric, the first row%n",
+                Metrics.label(metric), metric));
+      }
       if (seedCount > 1) {
         // The workload's own metric, seed by seed against the first variant.
         for (VariantSummary v : variants.subList(1, variants.size())) {
@@ -329,7 +375,7 @@ public final class SweepSummary {
                   Locale.ROOT,
                   "paired by seed, %s: %s higher on %d of %d seeds, lower on %d (mean of the"
                       + " per-seed changes %s; sign test p = %s)%n",
-                  variants.get(0).firstRun().throughputMetric(),
+                  Metrics.words(variants.get(0).firstRun().throughputMetric()),
                   v.variant().name(),
                   p.higher(),
                   seedCount,

@@ -217,7 +217,7 @@ final class CompareCommandTest {
         .startsWith("<!DOCTYPE html>")
         .endsWith("</html>\n")
         .contains(
-            "<svg class=\"metrics\"",
+            "<svg class=\"metric throughput\"",
             "<svg class=\"heatmap\"",
             "<svg class=\"histogram ilb\"",
             "<svg class=\"histogram rqlock\"",

@@ -55,6 +55,49 @@ final class SweepCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void csv_saysWhatMadeIt_inCommentLinesBeforeTheHeader() {
+    List<String> args = new ArrayList<>(SWEEP);
+    args.addAll(List.of("-W", "workers=2,4", "-E", "ipi_latency=3us", "--metric", "softirq"));
+    List<String> lines = Invocation.of(args).assertOk().out().lines().toList();
+    assertThat(lines.get(0)).startsWith("# schedlab {\"version\":\"");
+    assertThat(lines.get(1)).startsWith("# scenario {\"command\":\"sweep\",");
+    assertThat(lines.get(2)).startsWith("machine,workload,variant,workers,metric,");
+    assertThat(lines.stream().skip(2)).noneMatch(l -> l.startsWith("#"));
+    Map<String, Object> build =
+        (Map<String, Object>) JsonParser.parse(lines.get(0).substring("# schedlab ".length()));
+    assertThat(build).containsKeys("version", "commit");
+    Map<String, Object> scenario =
+        (Map<String, Object>) JsonParser.parse(lines.get(1).substring("# scenario ".length()));
+    assertThat(scenario)
+        .containsEntry("machine", "hw.shape")
+        .containsEntry("workload", "wl.schbench")
+        .containsEntry("duration", "5ms")
+        .containsEntry("seeds", List.of(1.0, 2.0, 3.0))
+        .containsEntry(
+            "metrics",
+            new ArrayList<>(Metrics.SWEEP_DEFAULTS) {
+              {
+                add("softirq");
+              }
+            })
+        .containsKeys("kernel_rules", "hz", "machine_parameters", "workload_parameters")
+        .doesNotContainKeys("seed", "arguments");
+    // Every -M/-W/-E the sweep was given, by its CSV column's name; one value or several.
+    assertThat((Map<String, Object>) scenario.get("grid"))
+        .containsEntry("workers", List.of("2", "4"))
+        .containsEntry("E.ipi_latency", List.of("3us"))
+        .containsEntry("M.shape", List.of("1n1l4c2t"));
+    assertThat((Map<String, Object>) scenario.get("machine_parameters"))
+        .containsEntry("shape", "1n1l4c2t");
+    assertThat((Map<String, Object>) scenario.get("engine_settings"))
+        .containsEntry("ipi_latency", "3us");
+    List<Map<String, Object>> variants = (List<Map<String, Object>>) scenario.get("variants");
+    assertThat(variants).extracting(v -> v.get("name")).containsExactly("old", "new");
+    assertThat(variants.get(1).get("plugins").toString()).contains("fair.ilb.idle-core");
+  }
+
+  @Test
   void seeds_oneSummaryRowPerVariantAndMetric() {
     List<List<String>> rows = csv(Invocation.of(SWEEP).assertOk().out());
     assertThat(rows.get(0))
@@ -176,7 +219,7 @@ final class SweepCommandTest {
               .orElseThrow();
       assertThat(table)
           .contains(
-              "paired by seed, p99_wakeup_latency: new higher on "
+              "paired by seed, p99 wakeup latency: new higher on "
                   + main.get(13)
                   + " of 3 seeds, lower on "
                   + main.get(14));
@@ -190,7 +233,8 @@ final class SweepCommandTest {
     // Each block has a row per metric; a row's cells are the CSV's mean and stddev per variant.
     int block = lines.indexOf("workers=4");
     for (String metric : List.of("wakeup_migrations", "workload_wakeup_p999_us")) {
-      String label = metric.equals("wakeup_migrations") ? "wakeup migrations" : metric;
+      // Rows are labelled in words: workload_wakeup_p999_us is "workload: wakeup p999 (us)".
+      String label = Metrics.label(metric);
       String line =
           lines.subList(block, lines.size()).stream()
               .filter(l -> l.startsWith(label + " "))
@@ -383,10 +427,13 @@ final class SweepCommandTest {
             Metrics.NUMBERS.stream().filter(Metrics::deterministic).toList());
   }
 
+  /** The CSV's rows, its leading {@code #} lines (the build and the scenario) skipped. */
   private static List<List<String>> csv(String text) {
     List<List<String>> rows = new ArrayList<>();
     for (String line : text.lines().toList()) {
-      rows.add(List.of(line.split(",", -1)));
+      if (!line.startsWith("#")) {
+        rows.add(List.of(line.split(",", -1)));
+      }
     }
     return rows;
   }

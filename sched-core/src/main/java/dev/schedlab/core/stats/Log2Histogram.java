@@ -6,6 +6,18 @@ import java.util.Arrays;
  * A histogram of durations in power-of-two microsecond buckets, as bpftrace's {@code hist()} prints
  * them: bucket 0 holds [0, 1) µs, bucket {@code k >= 1} holds [2<sup>k-1</sup>, 2<sup>k</sup>) µs.
  * Recording allocates nothing. Not thread-safe (one simulation, one thread).
+ *
+ * <p>Why this is not an HdrHistogram, which the engine uses where percentiles are taken (wakeup
+ * latency: {@link LatencySummary}, and the workloads' own latencies): these histograms hold ILB
+ * pass durations, newidle balance durations and rq-lock holds, which the reports print as
+ * bpftrace's {@code hist()} prints them ({@code @ilb_duration_us}, the thread's own bpftrace
+ * output), bucket for bucket, and from which no percentile is read. An HdrHistogram's buckets are
+ * log-linear (three significant digits), so the printed and charted buckets would have to be
+ * re-binned into these anyway; its mean is computed from bucket values rather than the exact sum
+ * kept here, so {@code ilb_duration_mean_us} and {@code rq_lock_hold_mean_us} would move; and the
+ * lock-hold buckets arrive as plain counts from the balancer's schedstat-style array ({@link
+ * #ofBuckets(long[], long)}), which an HdrHistogram could only take as one value per bucket. The
+ * recording cost on the balancing path is a division, a leading-zero count and a few adds.
  */
 public final class Log2Histogram {
 
