@@ -125,6 +125,7 @@ final class FindSrcGroup {
     sds.init();
     e.dstCoreIdle = !cpuState.smtActive() || cpuState.isCoreIdle(e.dstCpu);
     boolean sgOverloaded = false;
+    CpuMask idleMask = cpuState.idleMask();
     List<SchedGroup> groups = sd.groups();
     for (int g = 0, n = groups.size(); g < n; g++) {
       SchedGroup sg = groups.get(g);
@@ -133,7 +134,7 @@ final class FindSrcGroup {
       if (localGroup) {
         sds.local = sg;
       }
-      sgOverloaded |= updateSgLbStats(e, sg, sgs, localGroup, cost);
+      sgOverloaded |= updateSgLbStats(e, sg, sgs, localGroup, idleMask, cost);
       if (!localGroup && updateSdPickBusiest(e, sg, sgs)) {
         sds.busiest = sg;
         sds.busiestStat.copyFrom(sgs);
@@ -156,7 +157,12 @@ final class FindSrcGroup {
    * sg_overloaded}), which only the root domain records.
    */
   private boolean updateSgLbStats(
-      LbEnv e, SchedGroup sg, SgLbStats sgs, boolean localGroup, BalanceCost cost) {
+      LbEnv e,
+      SchedGroup sg,
+      SgLbStats sgs,
+      boolean localGroup,
+      CpuMask idleMask,
+      BalanceCost cost) {
     SchedDomain sd = e.sd;
     boolean mainline = options.mainlineDeltas();
     boolean asym = sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
@@ -166,41 +172,56 @@ final class FindSrcGroup {
     long minCapacity = Long.MAX_VALUE;
     long maxCapacity = 0;
     CpuMask span = sg.span();
-    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
-      long cpuCapacity = cpuState.capacityOf(cpu);
-      capacity += cpuCapacity;
-      minCapacity = Math.min(minCapacity, cpuCapacity);
-      maxCapacity = Math.max(maxCapacity, cpuCapacity);
-      if (!e.cpus.test(cpu)) {
-        continue;
-      }
-      cost.cpusScanned++;
-      long load = cpuState.loadAvg(cpu);
-      sgs.groupLoad += load;
-      sgs.groupUtil += cpuState.utilAvg(cpu);
-      sgs.groupRunnable += cpuState.runnableAvg(cpu);
-      sgs.sumHNrRunning += cpuState.cfsNrRunnable(cpu);
-      int nrRunning = cpuState.nrRunning(cpu);
-      sgs.sumNrRunning += nrRunning;
-      if (nrRunning == 0 && cpuState.isIdle(cpu)) {
-        sgs.idleCpus++;
-        continue;
-      }
-      if (nrRunning > 1) {
-        overloaded = true;
-      }
-      if (localGroup) {
-        continue;
-      }
-      if (asym) {
-        long misfit = host.misfitTaskLoad(cpu);
-        if (sgs.groupMisfitTaskLoad < misfit) {
-          sgs.groupMisfitTaskLoad = misfit;
-          // Only the root domain reads this, so the [ML] root-only gate changes nothing here.
-          overloaded = true;
+    CpuMask cpus = e.cpus;
+    int first = span.first();
+    if (first != NO_CPU) {
+      // for_each_cpu_and(i, sched_group_span(group), env->cpus), a word at a time: the span's
+      // capacities count whole, the rest only for the CPUs in env->cpus. Cheaper than a cursor
+      // per CPU; the order (ascending) and so every sum are the same.
+      for (int w = first >>> 6, lastWord = span.last() >>> 6; w <= lastWord; w++) {
+        long spanBits = span.word(w);
+        long inCpus = spanBits & cpus.word(w);
+        while (spanBits != 0) {
+          long bit = spanBits & -spanBits;
+          spanBits ^= bit;
+          int cpu = (w << 6) | Long.numberOfTrailingZeros(bit);
+          long cpuCapacity = cpuState.capacityOf(cpu);
+          capacity += cpuCapacity;
+          minCapacity = Math.min(minCapacity, cpuCapacity);
+          maxCapacity = Math.max(maxCapacity, cpuCapacity);
+          if ((inCpus & bit) == 0) {
+            continue;
+          }
+          cost.cpusScanned++;
+          long load = cpuState.loadAvg(cpu);
+          sgs.groupLoad += load;
+          sgs.groupUtil += cpuState.utilAvg(cpu);
+          sgs.groupRunnable += cpuState.runnableAvg(cpu);
+          sgs.sumHNrRunning += cpuState.cfsNrRunnable(cpu);
+          int nrRunning = cpuState.nrRunning(cpu);
+          sgs.sumNrRunning += nrRunning;
+          // idleMask() is idle_cpu() of every CPU, kept in step by the engine: one word read.
+          if (nrRunning == 0 && idleMask.test(cpu)) {
+            sgs.idleCpus++;
+            continue;
+          }
+          if (nrRunning > 1) {
+            overloaded = true;
+          }
+          if (localGroup) {
+            continue;
+          }
+          if (asym) {
+            long misfit = host.misfitTaskLoad(cpu);
+            if (sgs.groupMisfitTaskLoad < misfit) {
+              sgs.groupMisfitTaskLoad = misfit;
+              // Only the root domain reads this, so the [ML] root-only gate changes nothing here.
+              overloaded = true;
+            }
+          } else if (e.idle != IdleType.NOT_IDLE && schedReducedCapacity(cpu, sd)) {
+            sgs.groupMisfitTaskLoad = Math.max(sgs.groupMisfitTaskLoad, load);
+          }
         }
-      } else if (e.idle != IdleType.NOT_IDLE && schedReducedCapacity(cpu, sd)) {
-        sgs.groupMisfitTaskLoad = Math.max(sgs.groupMisfitTaskLoad, load);
       }
     }
     sgs.groupCapacity = capacity;

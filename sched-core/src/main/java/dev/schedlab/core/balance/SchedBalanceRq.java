@@ -50,6 +50,9 @@ final class SchedBalanceRq {
   private final ActiveBalance activeBalance;
   private final LbEnv env;
 
+  /** {@code cpu_active_mask}, fixed for the run. */
+  private final CpuMask activeMask;
+
   /** {@code should_we_balance_tmpmask}. */
   private final MutableCpuMask swbCpus;
 
@@ -74,6 +77,7 @@ final class SchedBalanceRq {
     this.host = host;
     this.cpuState = host.state();
     this.topology = host.topology();
+    this.activeMask = host.activeMask();
     this.options = options;
     this.stats = stats;
     this.balancerState = balancerState;
@@ -229,14 +233,8 @@ final class SchedBalanceRq {
   LbEnv prepareEnv(int thisCpu, SchedDomain sd, IdleType idle) {
     LbEnv e = env;
     e.reset(sd, thisCpu, sd.localGroup().balanceMask(), idle, 0);
-    MutableCpuMask cpus = e.cpus;
-    cpus.clearAll();
-    CpuMask span = sd.span();
-    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
-      if (cpuState.isActive(cpu)) {
-        cpus.set(cpu);
-      }
-    }
+    // cpumask_and(cpus, sched_domain_span(sd), cpu_active_mask), a word at a time.
+    e.cpus.and(sd.span(), activeMask);
     return e;
   }
 
