@@ -91,6 +91,19 @@ final class SchedBalanceRq {
   }
 
   /**
+   * A walk over one CPU's domains begins, after any plugin moves: see {@link
+   * FindSrcGroup#beginWalk}.
+   */
+  void beginWalk() {
+    findSrcGroup.beginWalk();
+  }
+
+  /** The walk begun by {@link #beginWalk} ended. */
+  void endWalk() {
+    findSrcGroup.endWalk();
+  }
+
+  /**
    * Models {@code sched_balance_rq(this_cpu, this_rq, sd, idle, &continue_balancing)} in {@code
    * kernel/sched/fair.c}: one balancing attempt of one domain, with every {@code lb_*} counter
    * moving where kernel-facts §7.2 says. Returns the number of tasks moved.
@@ -151,6 +164,7 @@ final class SchedBalanceRq {
           if ((e.flags & LBF_DST_PINNED) != 0 && e.imbalance > 0) {
             // Same source, another destination in our group that the pinned tasks accept.
             cpus.clear(e.dstCpu);
+            e.cpusWhole = false;
             e.dstCpu = e.newDstCpu;
             e.flags &= ~LBF_DST_PINNED;
             e.loop = 0;
@@ -164,6 +178,8 @@ final class SchedBalanceRq {
         }
         if ((e.flags & LBF_ALL_PINNED) != 0) {
           cpus.clear(busiest);
+          e.cpusWhole = false;
+          findSrcGroup.forgetChildTotals();
           if (!cpus.isSubsetOf(e.dstGrpmask)) {
             e.loop = 0;
             e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
@@ -172,6 +188,9 @@ final class SchedBalanceRq {
           exit = OUT_ALL_PINNED;
           break;
         }
+      }
+      if (moved != 0) {
+        findSrcGroup.forgetChildTotals();
       }
       if (moved == 0) {
         stats.incrementLb(thisCpu, level, idle, LbField.FAILED);
@@ -186,6 +205,7 @@ final class SchedBalanceRq {
           }
           e.flags &= ~LBF_ALL_PINNED;
           activeBalanceRequested = host.requestActiveBalance(busiest, thisCpu);
+          findSrcGroup.forgetChildTotals();
         }
       } else {
         sdState.nrBalanceFailed = 0;
@@ -235,6 +255,7 @@ final class SchedBalanceRq {
     e.reset(sd, thisCpu, sd.localGroup().balanceMask(), idle, 0);
     // cpumask_and(cpus, sched_domain_span(sd), cpu_active_mask), a word at a time.
     e.cpus.and(sd.span(), activeMask);
+    e.cpusWhole = true;
     return e;
   }
 

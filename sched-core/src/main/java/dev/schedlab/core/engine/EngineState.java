@@ -222,7 +222,7 @@ final class EngineState implements CpuStateView {
   public long utilAvg(int cpu) {
     CpuRunqueue rq = rqs[cpu];
     long util = Math.max(rq.cfs.utilAvg, rq.utilEstSum);
-    return Math.min(util, topology.capacity(cpu));
+    return Math.min(util, capacity[cpu]);
   }
 
   @Override
