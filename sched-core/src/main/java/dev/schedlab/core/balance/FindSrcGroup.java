@@ -227,7 +227,7 @@ final class FindSrcGroup {
     }
     // Kept only where the groups partition the span (their weights add up to it; overlapping
     // NUMA groups do not), so that the sums are the span's.
-    if (whole && groupWeights == sd.span().weight()) {
+    if (whole && groupWeights == sd.spanWeight()) {
       SpanTotals done = building;
       building = held;
       held = done;
