@@ -20,7 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
@@ -81,12 +84,12 @@ public final class Main {
    * default comparison.
    */
   static int run(String[] args, Cli cli) {
-    CommandLine commandLine = commandLine(cli);
+    String[] given =
+        args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args;
+    CommandLine commandLine = commandLine(cli, given[0]);
     int code;
     try {
-      code =
-          commandLine.execute(
-              args.length == 0 ? SchedlabCommand.DEFAULT_COMPARISON.toArray(String[]::new) : args);
+      code = commandLine.execute(given);
     } catch (OutOfMemoryError e) {
       // What the run held is unreachable once the stack has unwound to here.
       code = error(cli, outOfMemory(), EXIT_BAD_INPUT);
@@ -103,22 +106,51 @@ public final class Main {
         + " run smaller (a smaller machine, fewer variants, a shorter --duration, no --trace)";
   }
 
-  /** The command tree, with output and error handling bound to {@code cli}. */
+  /**
+   * The subcommands in the order {@code --help} lists them, each made on demand: picocli builds a
+   * command's model reflectively when it is added, and building all of them took about a fifth of
+   * the default comparison's start-up (benchmarks/README.md, "Start-up and short runs").
+   */
+  private static final Map<String, Function<Cli, Object>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Function<Cli, Object>> subcommands() {
+    Map<String, Function<Cli, Object>> commands = new LinkedHashMap<>();
+    commands.put("compare", CompareCommand::new);
+    commands.put("run", RunCommand::new);
+    commands.put("rerun", RerunCommand::new);
+    commands.put("sweep", SweepCommand::new);
+    commands.put("machines", ListCommand.Machines::new);
+    commands.put("policies", ListCommand.Policies::new);
+    commands.put("workloads", ListCommand.Workloads::new);
+    commands.put("engine", ListCommand.Engine::new);
+    commands.put("topology", TopologyCommand::new);
+    commands.put("explain-ilb", ExplainIlbCommand::new);
+    commands.put("kernel", KernelCommand::new);
+    commands.put("trace", TraceCommand::commandLine);
+    commands.put("completion", cli -> new Completion());
+    return commands;
+  }
+
+  /** The whole command tree, with output and error handling bound to {@code cli}. */
   static CommandLine commandLine(Cli cli) {
+    return commandLine(cli, null);
+  }
+
+  /**
+   * The command tree for a command line whose first argument is {@code first}: when that names a
+   * subcommand, the tree holds only it (what it parses and prints is the same as in the whole
+   * tree); otherwise (an option of {@code schedlab} itself, an unknown command, which the "did you
+   * mean" message compares with every name, and {@code completion}, which describes every command)
+   * the whole tree.
+   */
+  static CommandLine commandLine(Cli cli, String first) {
     CommandLine commandLine = new CommandLine(new SchedlabCommand(cli));
-    commandLine.addSubcommand("compare", new CompareCommand(cli));
-    commandLine.addSubcommand("run", new RunCommand(cli));
-    commandLine.addSubcommand("rerun", new RerunCommand(cli));
-    commandLine.addSubcommand("sweep", new SweepCommand(cli));
-    commandLine.addSubcommand("machines", new ListCommand.Machines(cli));
-    commandLine.addSubcommand("policies", new ListCommand.Policies(cli));
-    commandLine.addSubcommand("workloads", new ListCommand.Workloads(cli));
-    commandLine.addSubcommand("engine", new ListCommand.Engine(cli));
-    commandLine.addSubcommand("topology", new TopologyCommand(cli));
-    commandLine.addSubcommand("explain-ilb", new ExplainIlbCommand(cli));
-    commandLine.addSubcommand("kernel", new KernelCommand(cli));
-    commandLine.addSubcommand("trace", TraceCommand.commandLine(cli));
-    commandLine.addSubcommand("completion", new Completion());
+    boolean one = first != null && SUBCOMMANDS.containsKey(first) && !first.equals("completion");
+    for (Map.Entry<String, Function<Cli, Object>> command : SUBCOMMANDS.entrySet()) {
+      if (!one || command.getKey().equals(first)) {
+        commandLine.addSubcommand(command.getKey(), command.getValue().apply(cli));
+      }
+    }
     // Setters apply to the subcommands added so far, so they come last.
     commandLine.setOut(new PrintWriter(cli.out(), true));
     commandLine.setErr(new PrintWriter(cli.err(), true));

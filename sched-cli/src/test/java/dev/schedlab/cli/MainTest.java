@@ -76,6 +76,37 @@ final class MainTest {
   }
 
   @Test
+  void namedSubcommand_treeHoldsOnlyIt_otherwiseEveryCommand() {
+    Cli cli = new Cli(System.out, System.err, false);
+    assertThat(Main.commandLine(cli, "compare").getSubcommands()).containsOnlyKeys("compare");
+    assertThat(Main.commandLine(cli, "trace").getSubcommands().get("trace").getSubcommands())
+        .containsOnlyKeys("import", "check");
+    assertThat(Main.commandLine(cli, "comapre").getSubcommands().keySet())
+        .isEqualTo(Main.commandLine(cli).getSubcommands().keySet())
+        .contains("compare", "run", "sweep", "kernel", "trace", "completion");
+    assertThat(Main.commandLine(cli, "completion").getSubcommands())
+        .hasSameSizeAs(Main.commandLine(cli).getSubcommands());
+    assertThat(Main.commandLine(cli, "--help").getSubcommands())
+        .hasSameSizeAs(Main.commandLine(cli).getSubcommands());
+  }
+
+  @Test
+  void completion_describesEveryCommand() {
+    assertThat(Invocation.of("completion").assertOk().out())
+        .contains("compare", "rerun", "sweep", "explain-ilb", "kernel", "trace", "import");
+  }
+
+  @Test
+  void subcommandHelp_sameInTheOneCommandTreeAsInTheWholeTree() {
+    Cli cli = new Cli(System.out, System.err, false);
+    for (String command : Main.commandLine(cli).getSubcommands().keySet()) {
+      assertThat(Main.commandLine(cli, command).getSubcommands().get(command).getUsageMessage())
+          .as(command)
+          .isEqualTo(Main.commandLine(cli).getSubcommands().get(command).getUsageMessage());
+    }
+  }
+
+  @Test
   void brokenInvariant_oneLineNamingIt_exitThree() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Cli cli =

@@ -122,6 +122,24 @@ public record Scenario(
         options.isolcpus);
   }
 
+  /** The same scenario simulated for {@code newDurationNs} instead. */
+  public Scenario withDurationNs(long newDurationNs) {
+    return new Scenario(
+        machineId,
+        hardware,
+        workload,
+        workloadOverrides,
+        newDurationNs,
+        seed,
+        hz,
+        engineSettings,
+        machineOverrides,
+        machineParameters,
+        workloadParameters,
+        nohzFull,
+        isolcpus);
+  }
+
   /** The configuration of one run of {@code variant}. */
   public SimulationConfig config(PluginRegistry registry, Variant variant, long runSeed) {
     return engineSettings

@@ -210,6 +210,39 @@ final class TraceCommandTest {
   }
 
   @Test
+  void check_countsEndWithTheReplay_notWithDuration() {
+    String[] durations = {"10ms", "2s"};
+    String[] tables = new String[2];
+    for (int i = 0; i < 2; i++) {
+      String out =
+          Invocation.of(
+                  "trace",
+                  "check",
+                  "--machine",
+                  "hw.shape",
+                  "-M",
+                  "shape=1n1l2c1t",
+                  "--workload",
+                  "wl.trace",
+                  "-W",
+                  "file=" + trace,
+                  "--duration",
+                  durations[i])
+              .assertOk()
+              .out();
+      assertThat(out)
+          .contains(
+              "0.001 s simulated (to the replay's completion, of the --duration "
+                  + (i == 0 ? "0.010" : "2.000")
+                  + " s");
+      tables[i] = out.substring(out.indexOf("replay completed at"));
+    }
+    // Two seconds of the machine's background after the replay (kworkers, timer and device
+    // interrupts) would add switches and wakeups the recording never had.
+    assertThat(tables[1]).isEqualTo(tables[0]);
+  }
+
+  @Test
   void badInput_isOneLineAndExitTwo() throws IOException {
     Path data = dir.resolve("perf.data");
     Files.write(data, "PERFILE2\0\0".getBytes(StandardCharsets.ISO_8859_1));
