@@ -95,6 +95,18 @@ final class IlbAnswerReuseIT {
     assertSame(vera, Map.of(), EngineOptions.defaults(), 2);
   }
 
+  /**
+   * With the governor keeping short idles' ticks, CPUs go idle and busy without entering or leaving
+   * {@code nohz.idle_cpus_mask}: only the idle-mask half of the epoch sees those changes.
+   */
+  @Test
+  void vera_barrierGemm_retainedIdleTicks_reusedAnswers_sameRun() {
+    HardwareModel vera = Scenarios.machine("hw.vera", Map.of(), "");
+    EngineOptions engine =
+        Scenarios.QUIET.withRetainShortIdleTick(true).withWakeupRaceWindowNs(5_000);
+    assertSame(vera, Map.of("wait", "barrier", "wake_fanout", "4"), engine, 4);
+  }
+
   @Test
   void smt4Shape_barrierGemm_background_reusedAnswers_sameRun() {
     HardwareModel shape = Scenarios.machine("hw.shape", Map.of("shape", "2n2l8c4t"), "");
