@@ -1,6 +1,7 @@
 package dev.schedlab.core.engine;
 
 import dev.schedlab.core.balance.BalanceHost;
+import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.TaskView;
 import dev.schedlab.topology.Topology;
@@ -54,6 +55,12 @@ final class EngineHost implements BalanceHost {
   @Override
   public CpuStateView state() {
     return ctx.state;
+  }
+
+  /** {@link EngineState#isActive} is online, fixed when the engine is built. */
+  @Override
+  public CpuMask activeMask() {
+    return ctx.topology.onlineMask();
   }
 
   @Override
