@@ -25,6 +25,18 @@ public interface IlbSelector {
   int lastExamined();
 
   /**
+   * Whether {@link #findNewIlb}'s answer and {@link #lastExamined()} follow from {@code thisCpu},
+   * the contents of the two masks and the view's idle state ({@code idle_cpu()} of every CPU, its
+   * idle-core mask, SMT) alone: no random draws, no memory of earlier calls. A caller may then
+   * reuse the last answer of a call whose inputs have not changed, as the engine does for the busy
+   * ticks of one jiffy that all find a kick due. False (the default) unless the implementation
+   * promises it.
+   */
+  default boolean dependsOnIdleStateOnly() {
+    return false;
+  }
+
+  /**
    * Checks that the three masks a selector reads word by word have one width; returns it.
    *
    * @throws IllegalArgumentException naming the three widths when they differ

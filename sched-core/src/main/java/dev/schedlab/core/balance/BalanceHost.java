@@ -1,5 +1,6 @@
 package dev.schedlab.core.balance;
 
+import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.spi.view.TaskView;
@@ -38,6 +39,12 @@ public interface BalanceHost {
 
   /** Live CPU state: idle, nr_running, h_nr_runnable, PELT averages, capacity, activity. */
   CpuStateView state();
+
+  /**
+   * Equivalent of {@code cpu_active_mask}: the CPUs for which {@link CpuStateView#isActive} holds.
+   * Fixed for a run (no hotplug during a simulation), so a pass can copy it word by word.
+   */
+  CpuMask activeMask();
 
   /** Equivalent of {@code rq->misfit_task_load} (0 on symmetric machines). */
   long misfitTaskLoad(int cpu);

@@ -37,6 +37,33 @@ final class FindSrcGroup {
   /** The {@code tmp_sgs} of {@code update_sd_lb_stats()} for groups other than the local one. */
   private final SgLbStats groupStat = new SgLbStats();
 
+  /** {@link #updateSgLbStats} result bit: a CPU of the group runs more than one task. */
+  private static final int NR_OVERLOADED = 1;
+
+  /** {@link #updateSgLbStats} result bit: a misfit task was accounted. */
+  private static final int MISFIT_OVERLOADED = 2;
+
+  /**
+   * The raw sums of the last search of the current walk over a whole domain ({@code env->cpus} its
+   * span's active CPUs, groups partitioning the span), for the walk's next level: see {@link
+   * #beginWalk}. Null {@link SpanTotals#domain} when there are none.
+   */
+  private SpanTotals held = new SpanTotals();
+
+  /** The sums the running search builds; becomes {@link #held} when it ends. */
+  private SpanTotals building = new SpanTotals();
+
+  private boolean inWalk;
+
+  /**
+   * Whether a walk's searches reuse the child level's sums for the local group (true); false makes
+   * every search scan every CPU, for the differential test that compares both.
+   */
+  boolean reuseChildTotals = true;
+
+  /** Searches whose local group came from the child level's sums (tests check it happens). */
+  long childTotalsReused;
+
   /**
    * @param sds where each search leaves the domain's statistics
    */
@@ -47,6 +74,33 @@ final class FindSrcGroup {
     this.options = options;
     this.balancerState = balancerState;
     this.sds = sds;
+  }
+
+  /**
+   * A domain walk of one CPU begins: {@code sched_balance_domains()} or {@code
+   * sched_balance_newidle()}, bottom-up over its domains, with no other event in between. Within
+   * it, the local group of a level is the child level's whole span, and nothing that {@code
+   * update_sg_lb_stats()} reads (PELT averages, {@code nr_running}, {@code h_nr_runnable}, {@code
+   * idle_cpu()}, capacities, {@code env->cpus}) changes between two levels unless a task moved; so
+   * the parent's local-group statistics are the sums the child's search just made, and the search
+   * takes them instead of scanning those CPUs again. The kernel scans them again; the numbers, the
+   * order-free integer sums and every counter ({@code cpusScanned} included) come out the same.
+   * {@link #forgetChildTotals} ends a reuse chain where something did change.
+   */
+  void beginWalk() {
+    inWalk = true;
+    held.domain = null;
+  }
+
+  /** The walk ended: no later search may use its sums. */
+  void endWalk() {
+    inWalk = false;
+    held.domain = null;
+  }
+
+  /** A task moved or was asked to move, or {@code env->cpus} shrank: the held sums are stale. */
+  void forgetChildTotals() {
+    held.domain = null;
   }
 
   /**
@@ -125,6 +179,14 @@ final class FindSrcGroup {
     sds.init();
     e.dstCoreIdle = !cpuState.smtActive() || cpuState.isCoreIdle(e.dstCpu);
     boolean sgOverloaded = false;
+    CpuMask idleMask = cpuState.idleMask();
+    boolean whole = inWalk && reuseChildTotals && e.cpusWhole;
+    SchedDomain child = sd.child();
+    boolean reuse = whole && child != null && held.domain == child && held.dstCpu == e.dstCpu;
+    if (whole) {
+      building.reset();
+    }
+    int groupWeights = 0;
     List<SchedGroup> groups = sd.groups();
     for (int g = 0, n = groups.size(); g < n; g++) {
       SchedGroup sg = groups.get(g);
@@ -133,7 +195,23 @@ final class FindSrcGroup {
       if (localGroup) {
         sds.local = sg;
       }
-      sgOverloaded |= updateSgLbStats(e, sg, sgs, localGroup, cost);
+      long scannedBefore = cost.cpusScanned;
+      int overloaded;
+      if (localGroup && reuse && sg.span().contentEquals(child.span())) {
+        sgs.reset();
+        held.copyTo(sgs);
+        cost.cpusScanned += held.scanned;
+        overloaded = held.nrOverloaded ? NR_OVERLOADED : 0;
+        classifyGroup(e, sg, sgs, true);
+        childTotalsReused++;
+      } else {
+        overloaded = updateSgLbStats(e, sg, sgs, localGroup, idleMask, cost);
+      }
+      sgOverloaded |= overloaded != 0;
+      if (whole) {
+        building.add(sgs, (overloaded & NR_OVERLOADED) != 0, cost.cpusScanned - scannedBefore);
+        groupWeights += sgs.groupWeight;
+      }
       if (!localGroup && updateSdPickBusiest(e, sg, sgs)) {
         sds.busiest = sg;
         sds.busiestStat.copyFrom(sgs);
@@ -147,65 +225,109 @@ final class FindSrcGroup {
     if (sd.parent() == null) {
       balancerState.rdOverloaded = sgOverloaded;
     }
+    // Kept only where the groups partition the span (their weights add up to it; overlapping
+    // NUMA groups do not), so that the sums are the span's.
+    if (whole && groupWeights == sd.spanWeight()) {
+      SpanTotals done = building;
+      building = held;
+      held = done;
+      held.domain = sd;
+      held.dstCpu = e.dstCpu;
+    } else {
+      held.domain = null;
+    }
   }
 
   /**
    * Models {@code update_sg_lb_stats(env, sds, group, sgs, &sg_overloaded, ...)} in {@code
    * kernel/sched/fair.c} for the CPUs of {@code sg} in {@code env->cpus}, then classifies the
-   * group. Returns whether a CPU of the group has more than one task or a misfit task ({@code
-   * sg_overloaded}), which only the root domain records.
+   * group. Returns {@link #NR_OVERLOADED} if a CPU of the group has more than one task and {@link
+   * #MISFIT_OVERLOADED} if it has a misfit task (either is {@code sg_overloaded}, which only the
+   * root domain records).
    */
-  private boolean updateSgLbStats(
-      LbEnv e, SchedGroup sg, SgLbStats sgs, boolean localGroup, BalanceCost cost) {
+  private int updateSgLbStats(
+      LbEnv e,
+      SchedGroup sg,
+      SgLbStats sgs,
+      boolean localGroup,
+      CpuMask idleMask,
+      BalanceCost cost) {
     SchedDomain sd = e.sd;
     boolean mainline = options.mainlineDeltas();
     boolean asym = sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
-    boolean overloaded = false;
+    int overloaded = 0;
     sgs.reset();
     long capacity = 0;
     long minCapacity = Long.MAX_VALUE;
     long maxCapacity = 0;
     CpuMask span = sg.span();
-    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
-      long cpuCapacity = cpuState.capacityOf(cpu);
-      capacity += cpuCapacity;
-      minCapacity = Math.min(minCapacity, cpuCapacity);
-      maxCapacity = Math.max(maxCapacity, cpuCapacity);
-      if (!e.cpus.test(cpu)) {
-        continue;
-      }
-      cost.cpusScanned++;
-      long load = cpuState.loadAvg(cpu);
-      sgs.groupLoad += load;
-      sgs.groupUtil += cpuState.utilAvg(cpu);
-      sgs.groupRunnable += cpuState.runnableAvg(cpu);
-      sgs.sumHNrRunning += cpuState.cfsNrRunnable(cpu);
-      int nrRunning = cpuState.nrRunning(cpu);
-      sgs.sumNrRunning += nrRunning;
-      if (nrRunning == 0 && cpuState.isIdle(cpu)) {
-        sgs.idleCpus++;
-        continue;
-      }
-      if (nrRunning > 1) {
-        overloaded = true;
-      }
-      if (localGroup) {
-        continue;
-      }
-      if (asym) {
-        long misfit = host.misfitTaskLoad(cpu);
-        if (sgs.groupMisfitTaskLoad < misfit) {
-          sgs.groupMisfitTaskLoad = misfit;
-          // Only the root domain reads this, so the [ML] root-only gate changes nothing here.
-          overloaded = true;
+    CpuMask cpus = e.cpus;
+    int first = span.first();
+    if (first != NO_CPU) {
+      // for_each_cpu_and(i, sched_group_span(group), env->cpus), a word at a time: the span's
+      // capacities count whole, the rest only for the CPUs in env->cpus. Cheaper than a cursor
+      // per CPU; the order (ascending) and so every sum are the same.
+      for (int w = first >>> 6, lastWord = span.last() >>> 6; w <= lastWord; w++) {
+        long spanBits = span.word(w);
+        long inCpus = spanBits & cpus.word(w);
+        while (spanBits != 0) {
+          long bit = spanBits & -spanBits;
+          spanBits ^= bit;
+          int cpu = (w << 6) | Long.numberOfTrailingZeros(bit);
+          long cpuCapacity = cpuState.capacityOf(cpu);
+          capacity += cpuCapacity;
+          minCapacity = Math.min(minCapacity, cpuCapacity);
+          maxCapacity = Math.max(maxCapacity, cpuCapacity);
+          if ((inCpus & bit) == 0) {
+            continue;
+          }
+          cost.cpusScanned++;
+          long load = cpuState.loadAvg(cpu);
+          sgs.groupLoad += load;
+          sgs.groupUtil += cpuState.utilAvg(cpu);
+          sgs.groupRunnable += cpuState.runnableAvg(cpu);
+          sgs.sumHNrRunning += cpuState.cfsNrRunnable(cpu);
+          int nrRunning = cpuState.nrRunning(cpu);
+          sgs.sumNrRunning += nrRunning;
+          // idleMask() is idle_cpu() of every CPU, kept in step by the engine: one word read.
+          if (nrRunning == 0 && idleMask.test(cpu)) {
+            sgs.idleCpus++;
+            continue;
+          }
+          if (nrRunning > 1) {
+            overloaded |= NR_OVERLOADED;
+          }
+          if (localGroup) {
+            continue;
+          }
+          if (asym) {
+            long misfit = host.misfitTaskLoad(cpu);
+            if (sgs.groupMisfitTaskLoad < misfit) {
+              sgs.groupMisfitTaskLoad = misfit;
+              // Only the root domain reads this, so the [ML] root-only gate changes nothing here.
+              overloaded |= MISFIT_OVERLOADED;
+            }
+          } else if (e.idle != IdleType.NOT_IDLE && schedReducedCapacity(cpu, sd)) {
+            sgs.groupMisfitTaskLoad = Math.max(sgs.groupMisfitTaskLoad, load);
+          }
         }
-      } else if (e.idle != IdleType.NOT_IDLE && schedReducedCapacity(cpu, sd)) {
-        sgs.groupMisfitTaskLoad = Math.max(sgs.groupMisfitTaskLoad, load);
       }
     }
     sgs.groupCapacity = capacity;
     sgs.minCapacity = minCapacity == Long.MAX_VALUE ? 0 : minCapacity;
     sgs.maxCapacity = maxCapacity;
+    classifyGroup(e, sg, sgs, localGroup);
+    return overloaded;
+  }
+
+  /**
+   * The end of {@code update_sg_lb_stats()}, after the CPU loop: the [ML] misfit rule, {@code
+   * smt_balance()}, {@code group_classify()} and the overloaded group's {@code avg_load}.
+   */
+  private void classifyGroup(LbEnv e, SchedGroup sg, SgLbStats sgs, boolean localGroup) {
+    SchedDomain sd = e.sd;
+    boolean mainline = options.mainlineDeltas();
+    boolean asym = sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
     sgs.groupWeight = sg.weight();
     if (mainline
         && asym
@@ -223,7 +345,6 @@ final class FindSrcGroup {
     if (sgs.groupType == GroupType.OVERLOADED) {
       sgs.avgLoad = sgs.groupLoad * SCHED_CAPACITY_SCALE / sgs.groupCapacity;
     }
-    return overloaded;
   }
 
   /**
@@ -442,5 +563,72 @@ final class FindSrcGroup {
   private static void setImbalance(LbEnv e, MigrationType type, long imbalance) {
     e.migrationType = type;
     e.imbalance = imbalance;
+  }
+
+  /**
+   * What {@code update_sg_lb_stats()} sums over a set of CPUs before classifying, added up over the
+   * groups of one search: the local group of the next level up, if it spans the same CPUs, has
+   * exactly these sums (see {@link #beginWalk}).
+   */
+  private static final class SpanTotals {
+    /** The domain searched, or null when the sums are not usable. */
+    SchedDomain domain;
+
+    int dstCpu;
+    long load;
+    long util;
+    long runnable;
+    int nrRunning;
+    int hNrRunning;
+    int idleCpus;
+    long capacity;
+    long minCapacity;
+    long maxCapacity;
+    long scanned;
+
+    /** Some CPU ran more than one task. */
+    boolean nrOverloaded;
+
+    void reset() {
+      domain = null;
+      load = 0;
+      util = 0;
+      runnable = 0;
+      nrRunning = 0;
+      hNrRunning = 0;
+      idleCpus = 0;
+      capacity = 0;
+      minCapacity = Long.MAX_VALUE;
+      maxCapacity = 0;
+      scanned = 0;
+      nrOverloaded = false;
+    }
+
+    void add(SgLbStats sgs, boolean overloaded, long cpusScanned) {
+      load += sgs.groupLoad;
+      util += sgs.groupUtil;
+      runnable += sgs.groupRunnable;
+      nrRunning += sgs.sumNrRunning;
+      hNrRunning += sgs.sumHNrRunning;
+      idleCpus += sgs.idleCpus;
+      capacity += sgs.groupCapacity;
+      minCapacity = Math.min(minCapacity, sgs.minCapacity);
+      maxCapacity = Math.max(maxCapacity, sgs.maxCapacity);
+      scanned += cpusScanned;
+      nrOverloaded |= overloaded;
+    }
+
+    /** The raw fields of a reset {@code sgs}, as the CPU loop would have left them. */
+    void copyTo(SgLbStats sgs) {
+      sgs.groupLoad = load;
+      sgs.groupUtil = util;
+      sgs.groupRunnable = runnable;
+      sgs.sumNrRunning = nrRunning;
+      sgs.sumHNrRunning = hNrRunning;
+      sgs.idleCpus = idleCpus;
+      sgs.groupCapacity = capacity;
+      sgs.minCapacity = minCapacity;
+      sgs.maxCapacity = maxCapacity;
+    }
   }
 }

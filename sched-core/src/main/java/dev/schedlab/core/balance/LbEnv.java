@@ -52,6 +52,12 @@ final class LbEnv {
   int loopBreak;
   int newDstCpu;
 
+  /**
+   * {@code env->cpus} is still the span's active CPUs as {@link SchedBalanceRq#prepareEnv} set it
+   * (no CPU dropped for pinned tasks), so a search covers the whole span.
+   */
+  boolean cpusWhole;
+
   /** [ML] {@code env->dst_core_idle}. */
   boolean dstCoreIdle;
 
@@ -78,5 +84,6 @@ final class LbEnv {
     newDstCpu = -1;
     dstCoreIdle = false;
     taskHot = false;
+    cpusWhole = false;
   }
 }

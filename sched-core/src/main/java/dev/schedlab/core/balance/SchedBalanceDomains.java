@@ -51,6 +51,7 @@ final class SchedBalanceDomains {
     passes.begin(cpu, idle, cost);
     try {
       passes.beforeDomainWalk();
+      schedBalanceRq.beginWalk();
       schedBalanceRq.continueBalancing = true;
       boolean busy = idle != IdleType.IDLE && !cpuState.isSchedIdleRq(cpu);
       long jiffies = host.jiffies();
@@ -92,6 +93,7 @@ final class SchedBalanceDomains {
         balancerState.nextBalance[cpu] = next;
       }
     } finally {
+      schedBalanceRq.endWalk();
       passes.end();
     }
   }

@@ -72,6 +72,7 @@ final class SchedBalanceNewidle {
     } else {
       passes.begin(cpu, IdleType.NEWLY_IDLE, cost);
       host.updateBlockedAverages(cpu);
+      schedBalanceRq.beginWalk();
       schedBalanceRq.continueBalancing = true;
       long currCost = 0;
       boolean chargedBase = false;
@@ -113,6 +114,7 @@ final class SchedBalanceNewidle {
           }
         }
       } finally {
+        schedBalanceRq.endWalk();
         passes.end();
       }
       if (currCost > balancerState.maxIdleBalanceCostNs[cpu]) {

@@ -50,6 +50,9 @@ final class SchedBalanceRq {
   private final ActiveBalance activeBalance;
   private final LbEnv env;
 
+  /** {@code cpu_active_mask}, fixed for the run. */
+  private final CpuMask activeMask;
+
   /** {@code should_we_balance_tmpmask}. */
   private final MutableCpuMask swbCpus;
 
@@ -74,6 +77,7 @@ final class SchedBalanceRq {
     this.host = host;
     this.cpuState = host.state();
     this.topology = host.topology();
+    this.activeMask = host.activeMask();
     this.options = options;
     this.stats = stats;
     this.balancerState = balancerState;
@@ -84,6 +88,19 @@ final class SchedBalanceRq {
     int nrCpuIds = topology.nrCpuIds();
     this.env = new LbEnv(nrCpuIds);
     this.swbCpus = CpuMasks.mutable(nrCpuIds);
+  }
+
+  /**
+   * A walk over one CPU's domains begins, after any plugin moves: see {@link
+   * FindSrcGroup#beginWalk}.
+   */
+  void beginWalk() {
+    findSrcGroup.beginWalk();
+  }
+
+  /** The walk begun by {@link #beginWalk} ended. */
+  void endWalk() {
+    findSrcGroup.endWalk();
   }
 
   /**
@@ -154,6 +171,7 @@ final class SchedBalanceRq {
           if ((e.flags & LBF_DST_PINNED) != 0 && e.imbalance > 0) {
             // Same source, another destination in our group that the pinned tasks accept.
             cpus.clear(e.dstCpu);
+            e.cpusWhole = false;
             e.dstCpu = e.newDstCpu;
             e.flags &= ~LBF_DST_PINNED;
             e.loop = 0;
@@ -167,6 +185,8 @@ final class SchedBalanceRq {
         }
         if ((e.flags & LBF_ALL_PINNED) != 0) {
           cpus.clear(busiest);
+          e.cpusWhole = false;
+          findSrcGroup.forgetChildTotals();
           if (!cpus.isSubsetOf(e.dstGrpmask)) {
             e.loop = 0;
             e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
@@ -178,6 +198,9 @@ final class SchedBalanceRq {
         }
       }
       outcome = moved == 0 ? BalanceOutcome.FAILED : BalanceOutcome.PULLED;
+      if (moved != 0) {
+        findSrcGroup.forgetChildTotals();
+      }
       if (moved == 0) {
         stats.incrementLb(thisCpu, level, idle, LbField.FAILED);
         if (idle != IdleType.NEWLY_IDLE && e.migrationType != MigrationType.MISFIT) {
@@ -194,6 +217,7 @@ final class SchedBalanceRq {
           if (activeBalanceRequested) {
             outcome = BalanceOutcome.ACTIVE_BALANCE;
           }
+          findSrcGroup.forgetChildTotals();
         }
       } else {
         sdState.nrBalanceFailed = 0;
@@ -242,14 +266,9 @@ final class SchedBalanceRq {
   LbEnv prepareEnv(int thisCpu, SchedDomain sd, IdleType idle) {
     LbEnv e = env;
     e.reset(sd, thisCpu, sd.localGroup().balanceMask(), idle, 0);
-    MutableCpuMask cpus = e.cpus;
-    cpus.clearAll();
-    CpuMask span = sd.span();
-    for (int cpu = span.first(); cpu != NO_CPU; cpu = span.next(cpu)) {
-      if (cpuState.isActive(cpu)) {
-        cpus.set(cpu);
-      }
-    }
+    // cpumask_and(cpus, sched_domain_span(sd), cpu_active_mask), a word at a time.
+    e.cpus.and(sd.span(), activeMask);
+    e.cpusWhole = true;
     return e;
   }
 

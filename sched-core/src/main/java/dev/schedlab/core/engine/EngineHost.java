@@ -60,6 +60,12 @@ final class EngineHost implements BalanceHost {
     return ctx.state;
   }
 
+  /** {@link EngineState#isActive} is online, fixed when the engine is built. */
+  @Override
+  public CpuMask activeMask() {
+    return ctx.topology.onlineMask();
+  }
+
   @Override
   public long misfitTaskLoad(int cpu) {
     return rqs[cpu].misfitTaskLoad;

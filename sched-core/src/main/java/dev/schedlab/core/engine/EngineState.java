@@ -49,6 +49,13 @@ final class EngineState implements CpuStateView {
 
   private boolean hidingClaims;
 
+  /**
+   * Bumped whenever {@link #idleMask()} (hence {@link #idleCoreMask()}) or {@code
+   * nohz.idle_cpus_mask} changes: equal values mean the idle state an {@code IlbSelector} reads is
+   * the same.
+   */
+  private long idleEpoch;
+
   EngineState(EngineContext ctx) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
@@ -105,6 +112,7 @@ final class EngineState implements CpuStateView {
     if (idle == idleCpus.test(cpu)) {
       return;
     }
+    idleEpoch++;
     int[] others = siblings[cpu];
     if (idle) {
       idleCpus.set(cpu);
@@ -126,6 +134,16 @@ final class EngineState implements CpuStateView {
         }
       }
     }
+  }
+
+  /** See {@link #idleEpoch}. */
+  long idleEpoch() {
+    return idleEpoch;
+  }
+
+  /** {@code nohz.idle_cpus_mask} changed. */
+  void nohzIdleMaskChanged() {
+    idleEpoch++;
   }
 
   /**
@@ -222,7 +240,7 @@ final class EngineState implements CpuStateView {
   public long utilAvg(int cpu) {
     CpuRunqueue rq = rqs[cpu];
     long util = Math.max(rq.cfs.utilAvg, rq.utilEstSum);
-    return Math.min(util, topology.capacity(cpu));
+    return Math.min(util, capacity[cpu]);
   }
 
   @Override

@@ -93,6 +93,18 @@ final class NohzBalancing {
   private long passNext;
   private boolean passUpdateNextBalance;
   private boolean passBlocked;
+
+  /**
+   * {@link IlbSelector#dependsOnIdleStateOnly()}: {@code find_new_ilb()}'s last answer holds until
+   * the idle state changes ({@link EngineState#idleEpoch()}). The busy CPUs of one jiffy's tick
+   * that find a kick due (every one of them while a kick is pending, as in the kernel) then cost
+   * one selection, with the same choice and examined count each.
+   */
+  private final boolean reusableIlbSelector;
+
+  private long lastIlbEpoch = -1;
+  private int lastIlb;
+  private int lastIlbExamined;
   private int passVisited;
   private int passBlockedUpdates;
 
@@ -117,6 +129,7 @@ final class NohzBalancing {
     this.idleCpusMask = ctx.nohzIdleMask;
     this.balancer = balancer;
     this.ilbSelector = ilbSelector;
+    this.reusableIlbSelector = ilbSelector.dependsOnIdleStateOnly();
     this.llcShared = llcShared;
     this.balancingTime = balancingTime;
     this.pelt = pelt;
@@ -145,6 +158,7 @@ final class NohzBalancing {
       }
       rq.nohzTickStopped = true;
       idleCpusMask.set(cpu);
+      ctx.state.nohzIdleMaskChanged();
       idleCpusCount++;
       ctx.listener.nohzIdleMask(ctx.now(), idleCpusCount);
       llcShared.setCpuSdStateIdle(cpu);
@@ -160,6 +174,7 @@ final class NohzBalancing {
     }
     rq.nohzTickStopped = false;
     idleCpusMask.clear(rq.cpu);
+    ctx.state.nohzIdleMaskChanged();
     idleCpusCount--;
     ctx.listener.nohzIdleMask(ctx.now(), idleCpusCount);
     llcShared.setCpuSdStateBusy(rq.cpu);
@@ -233,9 +248,22 @@ final class NohzBalancing {
       stats.kickNextOnly++;
     }
     invariants.checkIdleMasks();
-    int ilb = ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, ctx.state);
+    int ilb;
+    int examined;
+    long epoch = ctx.state.idleEpoch();
+    // A kicker outside nohz.idle_cpus_mask is no candidate, so the answer does not depend on it.
+    boolean reusable = reusableIlbSelector && !idleCpusMask.test(rq.cpu);
+    if (reusable && lastIlbEpoch == epoch) {
+      ilb = lastIlb;
+      examined = lastIlbExamined;
+    } else {
+      ilb = ilbSelector.findNewIlb(rq.cpu, idleCpusMask, housekeeping, ctx.state);
+      examined = ilbSelector.lastExamined();
+      lastIlbEpoch = reusable ? epoch : -1;
+      lastIlb = ilb;
+      lastIlbExamined = examined;
+    }
     ctx.listener.ilbKick(ctx.now(), rq.cpu, ilb);
-    int examined = ilbSelector.lastExamined();
     stats.ilbCpusExamined += examined;
     balancingTime.chargeBalancing(rq, examined * ctx.options.ilbSelectPerCpuNs());
     if (ilb < 0) {

@@ -218,6 +218,11 @@ final class FakeHost implements BalanceHost {
   }
 
   @Override
+  public CpuMask activeMask() {
+    return topology.onlineMask();
+  }
+
+  @Override
   public long misfitTaskLoad(int cpu) {
     return misfit[cpu];
   }

@@ -19,6 +19,10 @@ public final class SchedDomain {
   private final int buildLevel;
   private final SchedDomainLevel kind;
   private final ImmutableCpuMask span;
+
+  /** {@code sd->span_weight}, counted once. */
+  private final int spanWeight;
+
   private final int flags;
   private final int imbalancePct;
   private final int minIntervalMs;
@@ -54,6 +58,7 @@ public final class SchedDomain {
     this.buildLevel = buildLevel;
     this.kind = kind;
     this.span = span;
+    this.spanWeight = span.weight();
     this.flags = flags;
     this.imbalancePct = imbalancePct;
     this.minIntervalMs = sdWeight;
@@ -110,7 +115,7 @@ public final class SchedDomain {
 
   /** Equivalent of {@code sd->span_weight}. */
   public int spanWeight() {
-    return span.weight();
+    return spanWeight;
   }
 
   /** {@code sd->flags}, see {@link SdFlags}. */

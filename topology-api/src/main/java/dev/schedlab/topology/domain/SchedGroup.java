@@ -18,6 +18,9 @@ public final class SchedGroup {
   private final int cores;
   private final int capacitySlot;
 
+  /** {@code sg->group_weight}, counted once: the balancer reads it for every group it scans. */
+  private final int weight;
+
   SchedGroup(
       ImmutableCpuMask span, ImmutableCpuMask balanceMask, int flags, int cores, int capacitySlot) {
     this.span = span;
@@ -25,6 +28,7 @@ public final class SchedGroup {
     this.flags = flags;
     this.cores = cores;
     this.capacitySlot = capacitySlot;
+    this.weight = span.weight();
   }
 
   /** Equivalent of {@code sched_group_span(sg)}. */
@@ -61,7 +65,7 @@ public final class SchedGroup {
 
   /** Equivalent of {@code sg->group_weight}: the number of CPUs in the span. */
   public int weight() {
-    return span.weight();
+    return weight;
   }
 
   /**

@@ -440,6 +440,15 @@ public final class IdleCoreIlbSelector implements IlbSelector {
    * CPUs the last call's walk visited (pruned CPUs are not counted): the selection cost the patch
    * warns may grow ("may scan more CPUs").
    */
+  /**
+   * True: the walk and the word-parallel form read only their arguments; {@code reach} and the
+   * scratch mask are overwritten before they are read.
+   */
+  @Override
+  public boolean dependsOnIdleStateOnly() {
+    return true;
+  }
+
   @Override
   public int lastExamined() {
     return lastExamined;
