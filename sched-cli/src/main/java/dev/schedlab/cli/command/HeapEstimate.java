@@ -67,7 +67,7 @@ final class HeapEstimate {
       return 0;
     }
     long bytes = TIMELINE_BYTES_PER_CPU * cpus;
-    if (record == Runner.Record.TRACE) {
+    if (record == Runner.Record.TRACE || record == Runner.Record.PERFETTO_TRACE) {
       double events = (double) TRACE_EVENTS_PER_CPU_SECOND * cpus * (durationNs / 1e9);
       bytes += BYTES_PER_TRACE_EVENT * (long) Math.min(Recording.DEFAULT_MAX_EVENTS, events);
     }

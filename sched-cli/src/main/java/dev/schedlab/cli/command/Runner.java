@@ -31,8 +31,19 @@ final class Runner {
     NONE,
     /** Per-CPU busy time over time (the HTML heat map). */
     TIMELINE,
-    /** The timeline and the event log of a trace. */
-    TRACE
+    /** The timeline and the event log of a Chrome trace. */
+    TRACE,
+    /** The timeline and the event log of a Perfetto trace (switches, wakeups, balancing). */
+    PERFETTO_TRACE;
+
+    /** What the recording of a run logs. */
+    Recording.Detail detail() {
+      return switch (this) {
+        case NONE, TIMELINE -> Recording.Detail.HEAT_MAP;
+        case TRACE -> Recording.Detail.SLICES;
+        case PERFETTO_TRACE -> Recording.Detail.SCHED;
+      };
+    }
   }
 
   private Runner() {}
@@ -133,7 +144,7 @@ final class Runner {
         new Recording(
             config.hardware().topology(),
             config.durationNs(),
-            record == Record.TRACE,
+            record.detail(),
             Recording.DEFAULT_MAX_EVENTS);
     if (progress != null) {
       progress.started(index, recording::latestNs);

@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code compare} and {@code run}: simulate a scenario once per variant (in parallel, one
  * simulation per thread) and report the variants side by side, optionally also as {@code
- * /proc/schedstat} files, a Chrome trace and an HTML page. Every input is checked, and every output
- * path, before the first simulation starts; report files appear only when all are complete.
+ * /proc/schedstat} files, a Perfetto or Chrome trace and an HTML page. Every input is checked, and
+ * every output path, before the first simulation starts; report files appear only when all are
+ * complete.
  */
 abstract class ScenarioCommand implements Callable<Integer> {
 
@@ -39,6 +40,12 @@ abstract class ScenarioCommand implements Callable<Integer> {
     table,
     json,
     csv
+  }
+
+  /** Timeline formats of {@code --trace}. */
+  enum TraceFormat {
+    perfetto,
+    json
   }
 
   private final Cli cli;
@@ -70,11 +77,20 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
   @Option(
       names = "--trace",
-      paramLabel = "FILE.json",
+      paramLabel = "FILE",
       description =
-          "write a Chrome trace-event timeline (Perfetto, chrome://tracing);"
+          "write a timeline: a Perfetto trace (ui.perfetto.dev), one file per variant"
+              + " (FILE.pftrace becomes FILE.<variant>.pftrace when there are several),"
+              + " or for a FILE ending in .json Chrome trace-event JSON (chrome://tracing);"
               + " - for stdout, in place of the summary")
   String trace;
+
+  @Option(
+      names = "--trace-format",
+      paramLabel = "perfetto|json",
+      description =
+          "the --trace format (default: json for a FILE ending in .json, perfetto otherwise)")
+  TraceFormat traceFormat;
 
   @Option(
       names = "--html",
@@ -101,9 +117,21 @@ abstract class ScenarioCommand implements Callable<Integer> {
             registry, scenario, PluginArguments.keyValues("-W", scenario.workloadParameters));
     Path schedstatPath =
         schedstatDir == null ? null : ReportFiles.checkDirectory("--schedstat", schedstatDir);
-    ReportTarget traceTarget = trace == null ? null : ReportFiles.checkFile("--trace", trace);
+    if (traceFormat != null && trace == null) {
+      throw new BadInputException("--trace-format needs --trace FILE");
+    }
+    TraceFormat resolvedTraceFormat =
+        trace == null ? null : TraceTargets.format(trace, traceFormat);
+    ReportTarget traceTarget =
+        trace == null || resolvedTraceFormat == TraceFormat.perfetto
+            ? null
+            : ReportFiles.checkFile("--trace", trace);
     ReportTarget htmlTarget = html == null ? null : ReportFiles.checkFile("--html", html);
     List<Variant> parsed = parseVariants(registry);
+    Map<String, ReportTarget> perfettoTargets =
+        resolvedTraceFormat == TraceFormat.perfetto
+            ? TraceTargets.perfetto(trace, parsed)
+            : Map.of();
     Map<String, ReportTarget> schedstatTargets = new LinkedHashMap<>();
     List<ReportTarget> targets = new ArrayList<>();
     if (schedstatPath != null) {
@@ -118,6 +146,7 @@ abstract class ScenarioCommand implements Callable<Integer> {
     if (traceTarget != null) {
       targets.add(traceTarget);
     }
+    targets.addAll(perfettoTargets.values());
     if (htmlTarget != null) {
       targets.add(htmlTarget);
     }
@@ -131,9 +160,11 @@ abstract class ScenarioCommand implements Callable<Integer> {
       specs.add(new RunSpec(v, resolved.seed()));
     }
     Runner.Record record =
-        trace != null
-            ? Runner.Record.TRACE
-            : html != null ? Runner.Record.TIMELINE : Runner.Record.NONE;
+        trace == null
+            ? html != null ? Runner.Record.TIMELINE : Runner.Record.NONE
+            : resolvedTraceFormat == TraceFormat.perfetto
+                ? Runner.Record.PERFETTO_TRACE
+                : Runner.Record.TRACE;
     boolean progress = scenario.showProgress(cli.interactive());
     List<RunOutcome> outcomes =
         Runner.run(
@@ -159,6 +190,14 @@ abstract class ScenarioCommand implements Callable<Integer> {
       }
       if (traceTarget != null) {
         files.stage(traceTarget, out -> TraceWriter.write(out, resolved, outcomes));
+      }
+      for (RunOutcome o : outcomes) {
+        ReportTarget t = perfettoTargets.get(o.spec().variant().name());
+        if (t != null) {
+          TraceTargets.stagePerfetto(files, t, resolved, o);
+        }
+      }
+      if (trace != null) {
         for (RunOutcome o : outcomes) {
           if (o.recording().truncatedAtNs() >= 0 && !scenario.quiet) {
             cli.err()

@@ -2,17 +2,27 @@ package dev.schedlab.cli.report;
 
 import dev.schedlab.core.SimulationConfig;
 import dev.schedlab.core.Simulations;
+import dev.schedlab.core.balance.BalanceOutcome;
 import dev.schedlab.core.engine.SimulationListener;
 import dev.schedlab.core.stats.SimulationResult;
+import dev.schedlab.spi.TaskSpec;
+import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.domain.SchedDomain;
+import dev.schedlab.topology.domain.SchedDomains;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The timeline of one run, recorded through the engine's {@link SimulationListener}: per-CPU busy
- * time in fixed time buckets (for the HTML heat map) and, when asked, an event log for the Chrome
- * trace: CPU slices (task, balancing, ILB pass), ILB kicks, migrations, {@code nr_running} and the
- * NOHZ idle mask weight. The log is capped at {@link #maxEvents}; past it, events are dropped and
- * {@link #truncatedAtNs()} says from when. Not thread-safe: one run, one thread.
+ * time in fixed time buckets (for the HTML heat map) and, when asked, an event log ({@link
+ * Detail}): for the Chrome trace CPU slices (task, balancing, ILB pass), ILB kicks, migrations,
+ * {@code nr_running} and the NOHZ idle mask weight; for the Perfetto trace the same without task
+ * slices, plus context switches with the previous task's state, wakeups and every {@code
+ * sched_balance_rq()} attempt, and the task names. The log is capped at {@link #maxEvents}; past
+ * it, events are dropped and {@link #truncatedAtNs()} says from when. Not thread-safe: one run, one
+ * thread.
  */
 public final class Recording implements SimulationListener {
 
@@ -25,6 +35,31 @@ public final class Recording implements SimulationListener {
   static final int MIGRATION = 4;
   static final int NR_RUNNING = 5;
   static final int NOHZ_WEIGHT = 6;
+  static final int SWITCH = 7;
+  static final int WAKEUP = 8;
+  static final int BALANCE_ATTEMPT = 9;
+
+  /** What a recording logs besides the heat map. */
+  public enum Detail {
+    /** Nothing: the heat map only. */
+    HEAT_MAP,
+    /** CPU slices, ILB kicks, migrations and counters: the Chrome trace. */
+    SLICES,
+    /**
+     * Balancing slices, ILB kicks, migrations, counters, context switches, wakeups, balancing
+     * attempts and task names: the Perfetto trace.
+     */
+    SCHED
+  }
+
+  /** A switched-out task's state in {@link #SWITCH}: still runnable (preempted). */
+  static final int PREV_RUNNABLE = 0;
+
+  /** ... sleeping or blocked. */
+  static final int PREV_SLEEPING = 1;
+
+  /** ... exited. */
+  static final int PREV_EXITED = 2;
 
   /** Default cap on logged events per run, about 30 MB of memory and 100 MB of JSON. */
   public static final int DEFAULT_MAX_EVENTS = 1_000_000;
@@ -32,10 +67,14 @@ public final class Recording implements SimulationListener {
   /** Heat-map columns. */
   public static final int BUCKETS = 100;
 
+  private static final IdleType[] IDLE_TYPES = IdleType.values();
+  private static final BalanceOutcome[] OUTCOMES = BalanceOutcome.values();
+
   private final int nrCpuIds;
   private final long durationNs;
   private final long bucketNs;
   private final boolean logEvents;
+  private final boolean logSched;
   private final int maxEvents;
 
   /** Written by the run's thread only; see {@link #latestNs()}. */
@@ -47,6 +86,29 @@ public final class Recording implements SimulationListener {
   private final long[] since;
   private final long[] ilbPassAt;
   private final boolean[] ilbSlice;
+
+  /** For {@link Detail#SCHED}: the task each CPU last ran (-1: idle), as sched_switch sees it. */
+  private final int[] lastTask;
+
+  /** For {@link Detail#SCHED}: task names by id, and each task's {@code PREV_*} state. */
+  private final List<String> names = new ArrayList<>();
+
+  private int[] taskState = new int[64];
+
+  /** For {@link Detail#SCHED}: each task's nice value. */
+  private int[] nice = new int[64];
+
+  /** For {@link Detail#SCHED}: the CPU whose {@link #lastTask} each task is (-1: none). */
+  private int[] lastCpuOf = new int[64];
+
+  /** For {@link Detail#SCHED}: CPUs switched away from a task early (see {@link #leave}). */
+  private final boolean[] leftEarly;
+
+  private long splitSwitches;
+  private long earlyLeaves;
+
+  /** For {@link Detail#SCHED}: the run's sched domains, set by {@link #run}. */
+  private SchedDomains domains;
 
   private int size;
   private long[] time = new long[1024];
@@ -60,15 +122,20 @@ public final class Recording implements SimulationListener {
   /**
    * @param topology the machine
    * @param durationNs the run's simulated time
-   * @param logEvents whether to keep the event log (for a trace) or only the heat map
+   * @param detail what to keep in the event log besides the heat map
    * @param maxEvents cap on the log
    */
-  public Recording(Topology topology, long durationNs, boolean logEvents, int maxEvents) {
+  public Recording(Topology topology, long durationNs, Detail detail, int maxEvents) {
     this.nrCpuIds = topology.nrCpuIds();
     this.durationNs = durationNs;
     this.bucketNs = Math.max(1, (durationNs + BUCKETS - 1) / BUCKETS);
-    this.logEvents = logEvents;
+    this.logEvents = detail != Detail.HEAT_MAP;
+    this.logSched = detail == Detail.SCHED;
     this.maxEvents = maxEvents;
+    this.lastTask = new int[logSched ? nrCpuIds : 0];
+    this.leftEarly = new boolean[logSched ? nrCpuIds : 0];
+    Arrays.fill(lastTask, -1);
+    Arrays.fill(lastCpuOf, -1);
     this.busyNs = new long[nrCpuIds * BUCKETS];
     this.activity = new int[nrCpuIds];
     this.task = new int[nrCpuIds];
@@ -81,6 +148,10 @@ public final class Recording implements SimulationListener {
 
   /** Runs {@code config} with this recording attached and closes the open slices at the end. */
   public SimulationResult run(SimulationConfig config) {
+    if (logSched) {
+      // The run's own domains, for naming the levels of balancing attempts.
+      domains = SchedDomains.build(config.hardware().topology(), config.setup().domainOptions());
+    }
     SimulationResult result = Simulations.run(config, this);
     long endNs = result.simulatedNs();
     for (int c = 0; c < nrCpuIds; c++) {
@@ -98,8 +169,31 @@ public final class Recording implements SimulationListener {
   }
 
   @Override
+  public void taskCreated(long nowNs, int taskId, TaskSpec spec) {
+    if (!logSched) {
+      return;
+    }
+    while (names.size() <= taskId) {
+      names.add(null);
+    }
+    names.set(taskId, spec.name());
+    if (taskId >= taskState.length) {
+      int n = Math.max(taskId + 1, taskState.length * 2);
+      int old = lastCpuOf.length;
+      taskState = Arrays.copyOf(taskState, n);
+      nice = Arrays.copyOf(nice, n);
+      lastCpuOf = Arrays.copyOf(lastCpuOf, n);
+      Arrays.fill(lastCpuOf, old, n, -1);
+    }
+    nice[taskId] = spec.nice();
+  }
+
+  @Override
   public void cpuActivity(long nowNs, int cpu, CpuActivity newActivity, int taskId) {
     latestNs = nowNs;
+    if (logSched) {
+      contextSwitch(nowNs, cpu, newActivity, taskId);
+    }
     close(cpu, nowNs);
     activity[cpu] = newActivity.ordinal();
     task[cpu] = taskId;
@@ -120,6 +214,9 @@ public final class Recording implements SimulationListener {
 
   @Override
   public void migration(long nowNs, int taskId, int fromCpu, int toCpu) {
+    if (logSched && lastCpuOf[taskId] == fromCpu) {
+      leave(nowNs, fromCpu);
+    }
     log(MIGRATION, nowNs, nowNs, fromCpu, toCpu, taskId);
   }
 
@@ -131,6 +228,99 @@ public final class Recording implements SimulationListener {
   @Override
   public void nohzIdleMask(long nowNs, int weight) {
     log(NOHZ_WEIGHT, nowNs, nowNs, -1, weight, 0);
+  }
+
+  @Override
+  public void taskWakeup(
+      long nowNs, int taskId, int wakingCpu, int prevCpu, int targetCpu, boolean fork) {
+    if (!logSched) {
+      return;
+    }
+    int last = lastCpuOf[taskId];
+    if (last >= 0 && last != targetCpu) {
+      leave(nowNs, last);
+    }
+    taskState[taskId] = PREV_RUNNABLE;
+    // end carries the previous CPU and the fork flag.
+    log(WAKEUP, nowNs, (fork ? 1L << 32 : 0) | prevCpu, wakingCpu, taskId, targetCpu);
+  }
+
+  @Override
+  public void taskDequeued(long nowNs, int cpu, int taskId, boolean exited) {
+    if (logSched) {
+      taskState[taskId] = exited ? PREV_EXITED : PREV_SLEEPING;
+    }
+  }
+
+  @Override
+  public void balanceAttempt(
+      long nowNs,
+      int cpu,
+      int dstCpu,
+      int level,
+      IdleType idle,
+      BalanceOutcome outcome,
+      int moved,
+      int srcCpu) {
+    if (!logSched) {
+      return;
+    }
+    // end carries the level, idle type, outcome and moved count, 16 bits each.
+    long packed =
+        (long) Math.min(moved, 0xffff) << 48
+            | (long) outcome.ordinal() << 32
+            | (long) idle.ordinal() << 16
+            | level;
+    log(BALANCE_ATTEMPT, nowNs, packed, cpu, dstCpu, srcCpu);
+  }
+
+  /**
+   * A {@code sched_switch} where the CPU's task changes (balancing phases in between are not
+   * switches: the kernel runs them in the context of the task that was current).
+   */
+  private void contextSwitch(long nowNs, int cpu, CpuActivity newActivity, int taskId) {
+    int prev = lastTask[cpu];
+    int next =
+        switch (newActivity) {
+          case TASK -> taskId;
+          case IDLE -> -1;
+          default -> prev;
+        };
+    if (newActivity != CpuActivity.BALANCING) {
+      if (leftEarly[cpu] && prev < 0 && next >= 0) {
+        splitSwitches++;
+      }
+      leftEarly[cpu] = false;
+    }
+    if (next != prev) {
+      switchTo(nowNs, cpu, next);
+    }
+  }
+
+  private void switchTo(long nowNs, int cpu, int next) {
+    int prev = lastTask[cpu];
+    lastTask[cpu] = next;
+    if (prev >= 0) {
+      lastCpuOf[prev] = -1;
+    }
+    if (next >= 0) {
+      lastCpuOf[next] = cpu;
+    }
+    log(SWITCH, nowNs, prev < 0 ? PREV_RUNNABLE : taskState[prev], cpu, next, prev);
+  }
+
+  /**
+   * The task {@code cpu} last ran is about to be queued or run elsewhere while {@code cpu} has not
+   * switched away from it yet: it switches to idle now. The kernel balances newidle inside {@code
+   * __schedule()} with the previous task still current, and a wakeup of that task waits for the
+   * switch to finish ({@code p->on_cpu}); the simulator lets the wakeup go first, so the switch is
+   * moved up to it. Likewise the stopper of {@code active_load_balance_cpu_stop()} puts the running
+   * task back and pushes it away before its CPU reschedules.
+   */
+  private void leave(long nowNs, int cpu) {
+    leftEarly[cpu] = true;
+    earlyLeaves++;
+    switchTo(nowNs, cpu, -1);
   }
 
   private void close(int c, long nowNs) {
@@ -145,7 +335,9 @@ public final class Recording implements SimulationListener {
           current == CpuActivity.TASK.ordinal()
               ? SLICE_TASK
               : ilbSlice[c] ? SLICE_ILB : SLICE_BALANCE;
-      log(sliceKind, start, nowNs, c, task[c], 0);
+      if (sliceKind != SLICE_TASK || !logSched) {
+        log(sliceKind, start, nowNs, c, task[c], 0);
+      }
     }
     since[c] = nowNs;
   }
@@ -210,14 +402,83 @@ public final class Recording implements SimulationListener {
     return cpu[i];
   }
 
-  /** Task id of a slice, chosen CPU of a kick, target of a migration, or a counter's value. */
+  /**
+   * Task id of a slice, chosen CPU of a kick, target of a migration, a counter's value, the next
+   * task of a switch (-1 idle), the task of a wakeup, or the CPU a balancing attempt was for.
+   */
   int value(int i) {
     return value[i];
   }
 
-  /** Task id of a migration. */
+  /**
+   * Task id of a migration, the previous task of a switch (-1 idle), the chosen CPU of a wakeup, or
+   * the source CPU of a balancing attempt (-1 none).
+   */
   int other(int i) {
     return other[i];
+  }
+
+  /** The switched-out task's {@code PREV_*} state of a switch. */
+  int prevState(int i) {
+    return (int) end[i];
+  }
+
+  /** The CPU a woken task last ran on (a fork: its parent's). */
+  int wakeupPrevCpu(int i) {
+    return (int) end[i];
+  }
+
+  /** Whether a wakeup is a fork's {@code wake_up_new_task()}. */
+  boolean wakeupIsFork(int i) {
+    return (end[i] >>> 32) != 0;
+  }
+
+  /** The domain level of a balancing attempt. */
+  int attemptLevel(int i) {
+    return (int) (end[i] & 0xffff);
+  }
+
+  IdleType attemptIdle(int i) {
+    return IDLE_TYPES[(int) (end[i] >>> 16 & 0xffff)];
+  }
+
+  BalanceOutcome attemptOutcome(int i) {
+    return OUTCOMES[(int) (end[i] >>> 32 & 0xffff)];
+  }
+
+  /** Tasks a balancing attempt moved (at most 65535). */
+  int attemptMoved(int i) {
+    return (int) (end[i] >>> 48);
+  }
+
+  /** {@code sd->name} of {@code cpu}'s domain at {@code level}, or {@code domain<level>}. */
+  String domainName(int cpu, int level) {
+    List<SchedDomain> chain = domains == null ? List.of() : domains.domains(cpu);
+    return level < chain.size() ? chain.get(level).name() : "domain" + level;
+  }
+
+  /** The nice value of task {@code taskId} (0 unless {@link Detail#SCHED}). */
+  int nice(int taskId) {
+    return nice[taskId];
+  }
+
+  /** The tasks created, by id (empty unless {@link Detail#SCHED}). */
+  List<String> taskNames() {
+    return names;
+  }
+
+  /**
+   * Switches that an early switch to idle ({@link #leave}) split in two: the CPU went from its old
+   * task to idle early, then from idle to its next task, where a trace without the early switch has
+   * one switch from the old task to the next.
+   */
+  public long splitSwitches() {
+    return splitSwitches;
+  }
+
+  /** Early switches to idle ({@link #leave}). */
+  public long earlyLeaves() {
+    return earlyLeaves;
   }
 
   /** When the log hit its cap, or -1 if it never did. */

@@ -2,6 +2,7 @@ package dev.schedlab.cli.report;
 
 import dev.schedlab.cli.args.BadInputException;
 import dev.schedlab.spi.FileProblems;
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,6 +41,12 @@ public final class ReportFiles {
   @FunctionalInterface
   public interface Content {
     void writeTo(Writer out) throws IOException;
+  }
+
+  /** Writes a binary report's content (a Perfetto trace). */
+  @FunctionalInterface
+  public interface BinaryContent {
+    void writeTo(OutputStream out) throws IOException;
   }
 
   private static final Set<String> STDOUT_NAMES =
@@ -201,7 +208,7 @@ public final class ReportFiles {
     private final List<ReportTarget> files = new ArrayList<>();
     private final List<Path> temps = new ArrayList<>();
     private final List<ReportTarget> streams = new ArrayList<>();
-    private final List<Content> streamContents = new ArrayList<>();
+    private final List<BinaryContent> streamContents = new ArrayList<>();
     private final Set<Path> swept = new HashSet<>();
     private boolean wroteStdout;
 
@@ -219,6 +226,11 @@ public final class ReportFiles {
      * @throws BadInputException naming the target and the reason when it cannot be written
      */
     public void stage(ReportTarget target, Content content) {
+      stageBinary(target, out -> writeText(out, content));
+    }
+
+    /** {@link #stage} for a binary report. */
+    public void stageBinary(ReportTarget target, BinaryContent content) {
       if (target.kind() != ReportTarget.Kind.FILE) {
         streams.add(target);
         streamContents.add(content);
@@ -235,13 +247,10 @@ public final class ReportFiles {
         files.add(target);
         temps.add(temp);
         // Not Files.createTempFile: its owner-only permissions would stick to the report.
-        try (Writer out =
-            new BufferedWriter(
-                Files.newBufferedWriter(
-                    temp,
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE),
+        try (OutputStream out =
+            new BufferedOutputStream(
+                Files.newOutputStream(
+                    temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 1 << 16)) {
           content.writeTo(out);
         }
@@ -271,9 +280,9 @@ public final class ReportFiles {
       temps.clear();
     }
 
-    private void writeStream(ReportTarget target, Content content) {
+    private void writeStream(ReportTarget target, BinaryContent content) {
       if (target.kind() == ReportTarget.Kind.STDOUT) {
-        Writer out = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+        OutputStream out = new BufferedOutputStream(stdout, 1 << 16);
         try {
           content.writeTo(out);
           out.flush();
@@ -289,8 +298,7 @@ public final class ReportFiles {
       try (OutputStream stream =
               Files.newOutputStream(
                   target.path(), StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-          Writer out =
-              new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16)) {
+          OutputStream out = new BufferedOutputStream(stream, 1 << 16)) {
         content.writeTo(out);
       } catch (IOException e) {
         throw cannotWrite(target, e);
@@ -303,6 +311,14 @@ public final class ReportFiles {
         TempFiles.delete(temp);
       }
     }
+  }
+
+  /** Text as UTF-8; flushes its writer but leaves {@code out} open for the caller to close. */
+  private static void writeText(OutputStream out, Content content) throws IOException {
+    Writer writer =
+        new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+    content.writeTo(writer);
+    writer.flush();
   }
 
   private static BadInputException cannotWrite(ReportTarget target, IOException e) {

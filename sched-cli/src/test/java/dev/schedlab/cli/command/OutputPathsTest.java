@@ -53,7 +53,8 @@ final class OutputPathsTest {
 
   @Test
   void dash_andDevStdout_writeTheReportToStdoutInPlaceOfTheSummary() {
-    String trace = Invocation.of(with("--trace", "-")).assertOk().out();
+    // Without a .json name the trace would be Perfetto's binary format.
+    String trace = Invocation.of(with("--trace", "-", "--trace-format", "json")).assertOk().out();
     assertThat(trace).startsWith("{\"displayTimeUnit\"").doesNotContain("mainline-7.3 = ");
     String html = Invocation.of(with("--html", "/dev/stdout")).assertOk().out();
     assertThat(html).startsWith("<!DOCTYPE html>");

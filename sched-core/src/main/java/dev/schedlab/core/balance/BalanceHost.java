@@ -2,8 +2,10 @@ package dev.schedlab.core.balance;
 
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.spi.view.TaskView;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 import java.util.random.RandomGenerator;
 
@@ -96,4 +98,13 @@ public interface BalanceHost {
 
   /** Equivalent of the per-CPU {@code sched_rng()} stream (NI_RANDOM). */
   RandomGenerator random(int cpu);
+
+  /**
+   * One {@code sched_balance_rq()} attempt for {@code dstCpu} on {@code sd} ended with {@code
+   * outcome}, having moved {@code moved} tasks from {@code srcCpu} ({@link
+   * dev.schedlab.cpumask.CpuMask#NO_CPU} when it found no busiest runqueue). For timelines; the
+   * default ignores it.
+   */
+  default void balanceAttempt(
+      int dstCpu, SchedDomain sd, IdleType idle, BalanceOutcome outcome, int moved, int srcCpu) {}
 }

@@ -121,15 +121,19 @@ final class SchedBalanceRq {
     boolean activeBalanceRequested = false;
     int moved = 0;
     int exit;
+    int src = NO_CPU;
+    BalanceOutcome outcome;
     redo:
     while (true) {
       if (!shouldWeBalance(e)) {
         continueBalancing = false;
+        outcome = BalanceOutcome.NOT_THIS_CPU;
         exit = OUT_BALANCED;
         break;
       }
       if (!needUnlock && sd.hasFlag(SdFlags.SD_SERIALIZE)) {
         if (balanceRunning) {
+          outcome = BalanceOutcome.NOT_THIS_CPU;
           exit = OUT_BALANCED;
           break;
         }
@@ -139,17 +143,20 @@ final class SchedBalanceRq {
       SchedGroup group = findSrcGroup.findSrcGroup(e, cost);
       if (group == null) {
         stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYG);
+        outcome = BalanceOutcome.NO_BUSIEST_GROUP;
         exit = OUT_BALANCED;
         break;
       }
       int busiest = findSrcRq.findSrcRq(e, group);
       if (busiest == NO_CPU) {
         stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYQ);
+        outcome = BalanceOutcome.NO_BUSIEST_QUEUE;
         exit = OUT_BALANCED;
         break;
       }
       stats.addLb(thisCpu, level, idle, e.migrationType.imbalanceField, e.imbalance);
       e.srcCpu = busiest;
+      src = busiest;
       moved = 0;
       e.flags |= LBF_ALL_PINNED;
       int busiestNrRunning = cpuState.nrRunning(busiest);
@@ -185,10 +192,12 @@ final class SchedBalanceRq {
             e.loopBreak = LbEnv.SCHED_NR_MIGRATE_BREAK;
             continue redo;
           }
+          outcome = BalanceOutcome.ALL_PINNED;
           exit = OUT_ALL_PINNED;
           break;
         }
       }
+      outcome = moved == 0 ? BalanceOutcome.FAILED : BalanceOutcome.PULLED;
       if (moved != 0) {
         findSrcGroup.forgetChildTotals();
       }
@@ -205,6 +214,9 @@ final class SchedBalanceRq {
           }
           e.flags &= ~LBF_ALL_PINNED;
           activeBalanceRequested = host.requestActiveBalance(busiest, thisCpu);
+          if (activeBalanceRequested) {
+            outcome = BalanceOutcome.ACTIVE_BALANCE;
+          }
           findSrcGroup.forgetChildTotals();
         }
       } else {
@@ -243,6 +255,7 @@ final class SchedBalanceRq {
     if (needUnlock) {
       balanceRunning = false;
     }
+    host.balanceAttempt(thisCpu, sd, idle, outcome, moved, src);
     return moved;
   }
 

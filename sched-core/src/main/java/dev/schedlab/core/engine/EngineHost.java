@@ -1,10 +1,13 @@
 package dev.schedlab.core.engine;
 
 import dev.schedlab.core.balance.BalanceHost;
+import dev.schedlab.core.balance.BalanceOutcome;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
+import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.spi.view.TaskView;
 import dev.schedlab.topology.Topology;
+import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 import java.util.random.RandomGenerator;
 
@@ -145,5 +148,13 @@ final class EngineHost implements BalanceHost {
   @Override
   public RandomGenerator random(int cpu) {
     return rqs[cpu].rng;
+  }
+
+  @Override
+  public void balanceAttempt(
+      int dstCpu, SchedDomain sd, IdleType idle, BalanceOutcome outcome, int moved, int srcCpu) {
+    int running = ctx.contextCpu == CpuMask.NO_CPU ? dstCpu : ctx.contextCpu;
+    ctx.listener.balanceAttempt(
+        ctx.now(), running, dstCpu, sd.level(), idle, outcome, moved, srcCpu);
   }
 }

@@ -220,6 +220,7 @@ final class FairClass {
     progress.leaveCpu(rq, task);
     task.state = newState;
     rq.setCurr(null);
+    ctx.listener.taskDequeued(now, rq.cpu, task.id, newState == TaskState.EXITED);
     if (newState == TaskState.EXITED) {
       rq.removedLoad += task.avg.loadAvg;
       rq.removedUtil += task.avg.utilAvg;

@@ -166,6 +166,7 @@ final class TryToWakeUp {
       }
     }
     task.wakeStampNs = ctx.now();
+    ctx.listener.taskWakeup(ctx.now(), task.id, wakingCpu, prev, cpu, false);
     CpuRunqueue rq = rqs[cpu];
     fair.enqueue(rq, task, false);
     fair.wakeupPreempt(rq, task);

@@ -74,7 +74,7 @@ final class WakeUpNewTask {
     SchedPolicy policy = spec.policy() == null ? SchedPolicy.NORMAL : spec.policy();
     Task task = new Task(id, spec.name(), policy, spec.nice(), allowed, workClass, program);
     ctx.tasks.add(task);
-    ctx.listener.taskCreated(ctx.now(), id, spec.name());
+    ctx.listener.taskCreated(ctx.now(), id, spec);
     task.cpu = parentCpu;
     if (parent != null) {
       task.recentUsedCpu = parent.cpu;
@@ -83,6 +83,7 @@ final class WakeUpNewTask {
     ctx.contextCpu = parentCpu;
     int cpu = selectTaskRq.selectTaskRq(task, parentCpu, parentCpu, SelectTaskRq.WF_FORK, parent);
     task.cpu = cpu;
+    ctx.listener.taskWakeup(ctx.now(), id, parentCpu, parentCpu, cpu, true);
     CpuRunqueue rq = ctx.rqs[cpu];
     pelt.postInitUtilAvg(task, rq);
     task.state = TaskState.QUEUED;
