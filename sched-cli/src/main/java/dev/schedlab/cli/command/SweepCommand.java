@@ -209,9 +209,13 @@ public final class SweepCommand implements Callable<Integer> {
     SweepRow[] all = new SweepRow[Math.toIntExact(plan.cellCount())];
     BitSet done = new BitSet();
     Path file = rows != null ? rows : resume;
+    String comments =
+        SweepSummary.csvComments(
+            ScenarioRecord.sweep(
+                resolved, parsed, registry, plan.grid(), seedList, plan.metrics()));
     SweepContext context =
         new SweepContext(
-            cli.err(), scenario.showProgress(cli.interactive()), scenario.quiet, threads);
+            cli.err(), scenario.showProgress(cli.interactive()), scenario.quiet, threads, comments);
     // The rows file closes before the engine, which may be what writes it.
     try (runner;
         RowStore store = file == null ? null : runner.rows(file, plan, resume != null, context)) {
@@ -239,10 +243,7 @@ public final class SweepCommand implements Callable<Integer> {
         .print(
             format == Format.table
                 ? SweepSummary.table(resolved, plan, summaries)
-                : SweepSummary.csvComments(
-                        ScenarioRecord.sweep(
-                            resolved, parsed, registry, plan.grid(), seedList, plan.metrics()))
-                    + SweepSummary.csv(resolved, plan, summaries));
+                : comments + SweepSummary.csv(resolved, plan, summaries));
     return 0;
   }
 

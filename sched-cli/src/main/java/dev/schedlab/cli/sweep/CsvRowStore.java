@@ -16,9 +16,16 @@ import java.util.List;
 /**
  * A rows file in CSV ({@link RowColumns}), one line per finished cell, flushed as each is written:
  * a sweep cut short leaves every finished cell's row, and at most one line cut off, which {@code
- * --resume} drops before it appends.
+ * --resume} drops before it appends. A new file starts with the sweep's {@code #} lines (version,
+ * commit, scenario), as the sweep's CSV report does; reading skips them.
  */
 public final class CsvRowStore implements RowStore {
+
+  /** What {@link #read} found: nothing, only the {@code #} lines, or a header (and rows). */
+  private static final int NEW = 0;
+
+  private static final int PREAMBLE_ONLY = 1;
+  private static final int HAS_ROWS = 2;
 
   private final SweepPlan plan;
   private final List<SweepRow> stored;
@@ -38,6 +45,14 @@ public final class CsvRowStore implements RowStore {
    *     start, or rows that belong to another sweep
    */
   public static CsvRowStore open(Path path, SweepPlan plan, boolean resume) {
+    return open(path, plan, resume, "");
+  }
+
+  /**
+   * As {@link #open(Path, SweepPlan, boolean)}; a new file starts with {@code preamble} ({@code #}
+   * lines, each ending in a line break, or empty).
+   */
+  public static CsvRowStore open(Path path, SweepPlan plan, boolean resume, String preamble) {
     String option = resume ? "--resume " : "--rows ";
     if (path.toString().endsWith(".parquet")) {
       throw new BadInputException(
@@ -48,7 +63,7 @@ public final class CsvRowStore implements RowStore {
     }
     try {
       List<SweepRow> stored = new ArrayList<>();
-      boolean fresh;
+      int fresh;
       if (resume) {
         if (!Files.isRegularFile(path)) {
           throw new BadInputException(
@@ -65,12 +80,15 @@ public final class CsvRowStore implements RowStore {
                   + path
                   + " or remove it");
         }
-        fresh = true;
+        fresh = NEW;
       }
       BufferedWriter writer =
           Files.newBufferedWriter(
               path, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      if (fresh) {
+      if (fresh == NEW) {
+        writer.write(preamble);
+      }
+      if (fresh != HAS_ROWS) {
         writer.write(Csv.line(RowColumns.header(plan)));
         writer.flush();
       }
@@ -82,9 +100,10 @@ public final class CsvRowStore implements RowStore {
 
   /**
    * Reads the rows of {@code path} into {@code rows}, cutting off a last line left incomplete by a
-   * run that was stopped; returns whether the file had no header yet.
+   * run that was stopped and skipping the leading {@code #} lines; returns {@link #NEW}, {@link
+   * #PREAMBLE_ONLY} or {@link #HAS_ROWS}.
    */
-  private static boolean read(Path path, SweepPlan plan, List<SweepRow> rows, String where)
+  private static int read(Path path, SweepPlan plan, List<SweepRow> rows, String where)
       throws IOException {
     String text = Files.readString(path, StandardCharsets.UTF_8);
     int complete = text.lastIndexOf('\n') + 1;
@@ -95,22 +114,29 @@ public final class CsvRowStore implements RowStore {
     }
     String[] lines = text.substring(0, complete).split("\n", -1);
     if (complete == 0) {
-      return true;
+      return NEW;
+    }
+    int first = 0;
+    while (first < lines.length && lines[first].startsWith("#")) {
+      first++;
+    }
+    if (first == lines.length || lines[first].isEmpty()) {
+      return PREAMBLE_ONLY;
     }
     List<String> header = RowColumns.header(plan);
-    if (!parseLine(lines[0]).equals(header)) {
+    if (!parseLine(lines[first]).equals(header)) {
       throw new BadInputException(
           where
               + ": its columns are not this sweep's ("
               + String.join(",", header)
               + "); resume with the arguments that wrote it");
     }
-    for (int i = 1; i < lines.length; i++) {
+    for (int i = first + 1; i < lines.length; i++) {
       if (!lines[i].isEmpty()) {
         rows.add(RowColumns.parse(plan, parseLine(lines[i]), where + " line " + (i + 1)));
       }
     }
-    return false;
+    return HAS_ROWS;
   }
 
   /** The cells of one RFC 4180 line (no line breaks inside cells, as {@link Csv} writes). */

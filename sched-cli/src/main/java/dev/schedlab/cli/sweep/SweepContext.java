@@ -10,5 +10,8 @@ import java.io.PrintStream;
  *     --progress asked for it
  * @param quiet whether progress was turned off ({@code --quiet})
  * @param threads {@code --threads}, or null for the engine's default
+ * @param rowsPreamble the {@code #} lines a new CSV rows file starts with (the version, commit and
+ *     scenario lines of the sweep's CSV report), or empty
  */
-public record SweepContext(PrintStream err, boolean interactive, boolean quiet, Integer threads) {}
+public record SweepContext(
+    PrintStream err, boolean interactive, boolean quiet, Integer threads, String rowsPreamble) {}

@@ -35,7 +35,7 @@ public interface SweepEngine extends AutoCloseable {
    *     another sweep
    */
   default RowStore rows(Path path, SweepPlan plan, boolean resume, SweepContext context) {
-    return CsvRowStore.open(path, plan, resume);
+    return CsvRowStore.open(path, plan, resume, context.rowsPreamble());
   }
 
   /** The most cells one sweep may have on this engine. */

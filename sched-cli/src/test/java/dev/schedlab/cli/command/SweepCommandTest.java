@@ -264,17 +264,20 @@ final class SweepCommandTest {
     List<String> args = sweepWithSeeds("1..2", "-W", "workers=2,4", "--rows", file.toString());
     String full = Invocation.of(args).assertOk().out();
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    // One row per cell: 2 worker counts x 2 variants x 2 seeds.
-    assertThat(lines).hasSize(1 + 8);
-    assertThat(lines.get(0))
+    // The sweep's two # lines (as in its CSV report), the header, one row per cell: 2 worker
+    // counts x 2 variants x 2 seeds.
+    assertThat(lines).hasSize(2 + 1 + 8);
+    assertThat(lines.get(0)).startsWith("# schedlab {\"version\":");
+    assertThat(lines.get(1)).startsWith("# scenario {\"command\":\"sweep\"");
+    assertThat(lines.get(2))
         .startsWith(
             "sweep,cell,variant,seed,M.shape,workers,"
                 + "throughput_metric,throughput_unit,higher_is_better,reported,throughput,");
-    Files.write(file, lines.subList(0, 1 + 5), StandardCharsets.UTF_8);
+    Files.write(file, lines.subList(0, 2 + 1 + 5), StandardCharsets.UTF_8);
     args.set(args.indexOf("--rows"), "--resume");
     String resumed = Invocation.of(args).assertOk().out();
     assertThat(withoutEngineSpeed(resumed)).isEqualTo(withoutEngineSpeed(full));
-    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).hasSize(1 + 8);
+    assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).hasSize(2 + 1 + 8);
     // Everything there: nothing runs, and the summary is the same to the last digit.
     assertThat(Invocation.of(args).assertOk().out()).isEqualTo(resumed);
   }

@@ -81,6 +81,33 @@ final class CsvRowStoreTest {
   }
 
   @Test
+  void preamble_startsANewFile_skippedOnResume_notWrittenTwice(@TempDir Path dir)
+      throws IOException {
+    Path file = dir.resolve("rows.csv");
+    SweepPlan plan = plan("0-3,8");
+    String preamble = "# schedlab {\"version\":\"x\"}\n# scenario {\"command\":\"sweep\"}\n";
+    try (CsvRowStore store = CsvRowStore.open(file, plan, false, preamble)) {
+      store.write(row(1, 2, true));
+    }
+    try (CsvRowStore store = CsvRowStore.open(file, plan, true, preamble)) {
+      assertThat(store.stored()).extracting(SweepRow::cell).containsExactly(1L);
+      store.write(row(0, 1, true));
+    }
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    assertThat(text).startsWith(preamble + String.join(",", RowColumns.header(plan)) + "\n");
+    assertThat(text.split("\n")).hasSize(5);
+
+    // Stopped after the # lines, before the header: the header follows them on resume.
+    Path early = dir.resolve("early.csv");
+    Files.writeString(early, preamble, StandardCharsets.UTF_8);
+    try (CsvRowStore store = CsvRowStore.open(early, plan, true, preamble)) {
+      assertThat(store.stored()).isEmpty();
+    }
+    assertThat(Files.readString(early, StandardCharsets.UTF_8))
+        .isEqualTo(preamble + String.join(",", RowColumns.header(plan)) + "\n");
+  }
+
+  @Test
   void lastLineCutShort_droppedBeforeAppending(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("rows.csv");
     SweepPlan plan = plan("0-3,8");
