@@ -189,14 +189,16 @@ final class SparkSweepEngineTest {
             .assertOk()
             .out();
     List<String> lines = Files.readAllLines(full, StandardCharsets.UTF_8);
-    assertThat(lines).hasSize(1 + CELLS);
+    // The sweep's two # lines, the header and a row per cell.
+    assertThat(lines).hasSize(2 + 1 + CELLS);
+    assertThat(lines.get(1)).startsWith("# scenario {");
     // A run stopped after three rows and in the middle of the fourth.
     Path partial = dir.resolve("partial.csv");
     Files.writeString(
         partial,
-        String.join("\n", lines.subList(0, 4))
+        String.join("\n", lines.subList(0, 2 + 4))
             + "\n"
-            + lines.get(4).substring(0, lines.get(4).length() / 2),
+            + lines.get(2 + 4).substring(0, lines.get(2 + 4).length() / 2),
         StandardCharsets.UTF_8);
     resetCountersQuietly();
     String resumed =
@@ -207,8 +209,10 @@ final class SparkSweepEngineTest {
     assertThat(tasksSucceeded()).isEqualTo(CELLS - 3);
     assertThat(csvWithoutTiming(resumed)).isEqualTo(csvWithoutTiming(complete));
     List<String> after = Files.readAllLines(partial, StandardCharsets.UTF_8);
-    assertThat(after).hasSize(1 + CELLS).startsWith(lines.subList(0, 4).toArray(String[]::new));
-    assertThat(after.stream().skip(1).map(l -> l.split(",")[1]).sorted().toList())
+    assertThat(after)
+        .hasSize(2 + 1 + CELLS)
+        .startsWith(lines.subList(0, 2 + 4).toArray(String[]::new));
+    assertThat(after.stream().skip(2 + 1).map(l -> l.split(",")[1]).sorted().toList())
         .containsExactly("0", "1", "2", "3", "4", "5", "6", "7");
   }
 
