@@ -22,10 +22,11 @@ import java.util.List;
 public final class CsvRowStore implements RowStore {
 
   /** What {@link #read} found: nothing, only the {@code #} lines, or a header (and rows). */
-  private static final int NEW = 0;
-
-  private static final int PREAMBLE_ONLY = 1;
-  private static final int HAS_ROWS = 2;
+  private enum Found {
+    NEW,
+    PREAMBLE_ONLY,
+    HAS_ROWS
+  }
 
   private final SweepPlan plan;
   private final List<SweepRow> stored;
@@ -63,7 +64,7 @@ public final class CsvRowStore implements RowStore {
     }
     try {
       List<SweepRow> stored = new ArrayList<>();
-      int fresh;
+      Found fresh;
       if (resume) {
         if (!Files.isRegularFile(path)) {
           throw new BadInputException(
@@ -80,15 +81,15 @@ public final class CsvRowStore implements RowStore {
                   + path
                   + " or remove it");
         }
-        fresh = NEW;
+        fresh = Found.NEW;
       }
       BufferedWriter writer =
           Files.newBufferedWriter(
               path, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      if (fresh == NEW) {
+      if (fresh == Found.NEW) {
         writer.write(preamble);
       }
-      if (fresh != HAS_ROWS) {
+      if (fresh != Found.HAS_ROWS) {
         writer.write(Csv.line(RowColumns.header(plan)));
         writer.flush();
       }
@@ -100,10 +101,9 @@ public final class CsvRowStore implements RowStore {
 
   /**
    * Reads the rows of {@code path} into {@code rows}, cutting off a last line left incomplete by a
-   * run that was stopped and skipping the leading {@code #} lines; returns {@link #NEW}, {@link
-   * #PREAMBLE_ONLY} or {@link #HAS_ROWS}.
+   * run that was stopped and skipping the leading {@code #} lines; returns what it found.
    */
-  private static int read(Path path, SweepPlan plan, List<SweepRow> rows, String where)
+  private static Found read(Path path, SweepPlan plan, List<SweepRow> rows, String where)
       throws IOException {
     String text = Files.readString(path, StandardCharsets.UTF_8);
     int complete = text.lastIndexOf('\n') + 1;
@@ -114,14 +114,14 @@ public final class CsvRowStore implements RowStore {
     }
     String[] lines = text.substring(0, complete).split("\n", -1);
     if (complete == 0) {
-      return NEW;
+      return Found.NEW;
     }
     int first = 0;
     while (first < lines.length && lines[first].startsWith("#")) {
       first++;
     }
     if (first == lines.length || lines[first].isEmpty()) {
-      return PREAMBLE_ONLY;
+      return Found.PREAMBLE_ONLY;
     }
     List<String> header = RowColumns.header(plan);
     if (!parseLine(lines[first]).equals(header)) {
@@ -136,7 +136,7 @@ public final class CsvRowStore implements RowStore {
         rows.add(RowColumns.parse(plan, parseLine(lines[i]), where + " line " + (i + 1)));
       }
     }
-    return HAS_ROWS;
+    return Found.HAS_ROWS;
   }
 
   /** The cells of one RFC 4180 line (no line breaks inside cells, as {@link Csv} writes). */
