@@ -200,14 +200,17 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     int chosen = CpuMask.NO_CPU;
     int fallback = CpuMask.NO_CPU;
     int lastWord = words - 1;
+    // The walk visits every candidate before the fallback (nothing is pruned until one exists):
+    // "before" counts the candidates of the words the loop has left behind, "raw" is the
+    // candidate word the loop stopped at (kicker included: the walk counts it as examined).
+    int before = 0;
+    long raw = 0;
     for (int w = 0; w < words; w++) {
-      long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
-      if (candidates == 0) {
+      raw = nohzIdleMask.word(w) & housekeeping.word(w);
+      if (raw == 0) {
         continue;
       }
-      if (w == kickerWord) {
-        candidates &= notKicker;
-      }
+      long candidates = w == kickerWord ? raw & notKicker : raw;
       long whole = candidates & idleCore.word(w);
       if (smtActive && fallback == CpuMask.NO_CPU) {
         long partial = candidates & idle.word(w) & ~whole;
@@ -220,11 +223,26 @@ public final class IdleCoreIlbSelector implements IlbSelector {
         lastWord = w;
         break;
       }
+      before += Long.bitCount(raw);
     }
     long lastRange = chosen == CpuMask.NO_CPU ? -1L : -1L >>> (63 - (chosen & 63));
     if (fallback == CpuMask.NO_CPU || (chosen != CpuMask.NO_CPU && fallback > chosen)) {
       // P holds nothing below the end of the walk: every candidate in range is visited.
-      lastExamined = countCandidates(nohzIdleMask, housekeeping, lastWord, lastRange);
+      lastExamined = chosen == CpuMask.NO_CPU ? before : before + Long.bitCount(raw & lastRange);
+    } else if (chosen != CpuMask.NO_CPU
+        && fallback >>> 6 == lastWord
+        && layout != null
+        && layout.inWordKeep != null) {
+      // The fallback, the choice and so all of P in range share one word.
+      long candidates = lastWord == kickerWord ? raw & notKicker : raw;
+      lastExamined =
+          before
+              + visitedInWord(
+                  raw,
+                  candidates & ~idleCore.word(lastWord),
+                  pruning.prunesBusyCpuSiblings() ? -1L << fallback : idle.word(lastWord),
+                  layout.inWordKeep,
+                  lastRange);
     } else {
       lastExamined =
           countVisited(
@@ -239,17 +257,6 @@ public final class IdleCoreIlbSelector implements IlbSelector {
               lastRange);
     }
     return chosen != CpuMask.NO_CPU ? chosen : fallback;
-  }
-
-  /** Candidates in words up to {@code lastWord}, {@code lastRange} limiting the last. */
-  private static int countCandidates(
-      CpuMask nohzIdleMask, CpuMask housekeeping, int lastWord, long lastRange) {
-    int examined = 0;
-    for (int w = 0; w < lastWord; w++) {
-      examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
-    }
-    return examined
-        + Long.bitCount(nohzIdleMask.word(lastWord) & housekeeping.word(lastWord) & lastRange);
   }
 
   /**
@@ -350,21 +357,28 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     int examined = 0;
     for (int w = fallbackWord; w <= lastWord; w++) {
       long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
-      long prunes = (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
-      if (prunesBusy) {
-        prunes &= w == fallbackWord ? fromFallback : -1L;
-      } else {
-        prunes &= idle.word(w);
-      }
-      long atOrBelow = prunes;
-      for (int k = 0, shift = 1; k < keep.length; k++, shift <<= 1) {
-        atOrBelow |= (atOrBelow << shift) & keep[k];
-      }
-      long pruned = (atOrBelow << 1) & keep[0];
-      long range = w == lastWord ? lastRange : -1L;
-      examined += Long.bitCount(candidates & ~pruned & range);
+      long notIdleCore = (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
+      long pruners = prunesBusy ? (w == fallbackWord ? fromFallback : -1L) : idle.word(w);
+      examined +=
+          visitedInWord(candidates, notIdleCore, pruners, keep, w == lastWord ? lastRange : -1L);
     }
     return examined;
+  }
+
+  /**
+   * Visited candidates of one word of an in-word layout: {@code candidates} less those with a
+   * lower SMT sibling in {@code P = notIdleCore & pruners} ({@code notIdleCore}: the candidates
+   * the walk may test, outside fully idle cores; {@code pruners}: which of them prune in this
+   * word), within {@code range}. A prefix OR inside each core's run of bits.
+   */
+  private static int visitedInWord(
+      long candidates, long notIdleCore, long pruners, long[] keep, long range) {
+    long atOrBelow = notIdleCore & pruners;
+    for (int k = 0, shift = 1; k < keep.length; k++, shift <<= 1) {
+      atOrBelow |= (atOrBelow << shift) & keep[k];
+    }
+    long pruned = (atOrBelow << 1) & keep[0];
+    return Long.bitCount(candidates & ~pruned & range);
   }
 
   private int walk(int thisCpu, ScratchMask candidates, CpuStateView state) {
