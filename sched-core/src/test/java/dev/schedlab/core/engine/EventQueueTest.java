@@ -91,6 +91,68 @@ final class EventQueueTest {
   }
 
   @Test
+  void heap_eventsAcrossBothTiers_matchReferenceAsTheClockAdvances() {
+    HeapEventQueue queue = new HeapEventQueue();
+    SplittableRandom random = new SplittableRandom(7);
+    record Entry(long time, int priority, long sequence, Event event, int slot) {}
+    java.util.Comparator<Entry> order =
+        java.util.Comparator.comparingLong(Entry::time)
+            .thenComparingInt(Entry::priority)
+            .thenComparingLong(Entry::sequence);
+    java.util.TreeSet<Entry> reference = new java.util.TreeSet<>(order);
+    Entry[] bySlot = new Entry[64];
+    long horizon = HeapEventQueue.NEAR_HORIZON_NS;
+    long clock = 0;
+    long sequence = 0;
+    int farSeen = 0;
+    for (int step = 0; step < 40_000; step++) {
+      int action = random.nextInt(10);
+      // Due times from the clock to four horizons ahead, some at the horizon's edge or tied.
+      long time =
+          switch (random.nextInt(4)) {
+            case 0 -> clock + random.nextLong(4 * horizon);
+            case 1 -> clock + horizon - 1 + random.nextInt(3);
+            case 2 -> clock + random.nextInt(1000);
+            default -> clock;
+          };
+      int priority = random.nextInt(4);
+      if (action < 3) {
+        Event event = new Event.JiffyTick(sequence);
+        reference.add(new Entry(time, priority, sequence, event, -1));
+        queue.add(time, priority, sequence++, event);
+      } else if (action < 6) {
+        int slot = random.nextInt(bySlot.length);
+        Event event = new Event.CpuTimer(slot);
+        if (bySlot[slot] != null) {
+          reference.remove(bySlot[slot]);
+        }
+        bySlot[slot] = new Entry(time, 2, sequence, event, slot);
+        reference.add(bySlot[slot]);
+        queue.addOrMove(slot, time, 2, sequence++, event);
+      } else if (action < 7) {
+        int slot = random.nextInt(bySlot.length);
+        if (bySlot[slot] != null) {
+          reference.remove(bySlot[slot]);
+          bySlot[slot] = null;
+        }
+        queue.remove(slot);
+      } else if (!reference.isEmpty()) {
+        Entry expected = reference.pollFirst();
+        if (expected.slot() >= 0) {
+          bySlot[expected.slot()] = null;
+        }
+        assertThat(queue.peekTime()).isEqualTo(expected.time());
+        assertThat(queue.poll()).isSameAs(expected.event());
+        clock = expected.time();
+      }
+      assertThat(queue.size()).isEqualTo(reference.size());
+      farSeen = Math.max(farSeen, queue.farSize());
+    }
+    assertThat(farSeen).as("the far tier was used").isGreaterThan(10);
+    assertThat(queue.size() - queue.farSize()).as("the near tier holds the rest").isPositive();
+  }
+
+  @Test
   void loop_sameInstant_lowerPriorityFiresFirst() {
     EventLoop loop = new EventLoop(new HeapEventQueue());
     Event phaseEnd = new Event.PhaseEnd(0, 0);
