@@ -129,7 +129,10 @@ abstract sealed class BitmapCpuMask implements CpuMask
   }
 
   final void checkSameWidth(CpuMask other) {
-    if (other.nrCpuIds() != nrCpuIds) {
+    // The field, not the interface call, for this package's own masks (the usual case: a call
+    // through CpuMask is a megamorphic dispatch on every mask operation).
+    int width = other instanceof BitmapCpuMask bitmap ? bitmap.nrCpuIds : other.nrCpuIds();
+    if (width != nrCpuIds) {
       throw new IllegalArgumentException(
           "CPU masks of different widths: " + nrCpuIds + " and " + other.nrCpuIds());
     }

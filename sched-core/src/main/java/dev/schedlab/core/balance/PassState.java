@@ -26,8 +26,11 @@ final class PassState implements BalancePassState {
   void reset(int newCpu, IdleType newIdleType) {
     cpu = newCpu;
     idleType = newIdleType;
+    if (pushed) {
+      // Only recordPush() sets bits, and it sets pushed: an unpushed pass left the mask empty.
+      pushDestinations.clearAll();
+    }
     pushed = false;
-    pushDestinations.clearAll();
   }
 
   @Override

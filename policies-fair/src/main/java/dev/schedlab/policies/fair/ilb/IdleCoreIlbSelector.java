@@ -104,6 +104,16 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   private final long[] reach;
 
   private final boolean wordParallelAllowed;
+
+  /** The machine's {@code nr_cpu_ids}, read once (the call reads fields, not the topology). */
+  private final int nrCpuIds;
+
+  /** {@link IlbPruning#skipsKicker()} of the revision. */
+  private final boolean skipsKicker;
+
+  /** {@link IlbPruning#prunesBusyCpuSiblings()} of the revision. */
+  private final boolean prunesBusy;
+
   private int lastExamined;
 
   /**
@@ -145,6 +155,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     this.layout = wordParallel ? SmtThreadLayout.of(topology) : null;
     this.reach = new long[(nrCpuIds + 63) >>> 6];
     this.wordParallelAllowed = wordParallel;
+    this.nrCpuIds = nrCpuIds;
+    this.skipsKicker = pruning.skipsKicker();
+    this.prunesBusy = pruning.prunesBusyCpuSiblings();
   }
 
   /** Whether calls with SMT active take the word-parallel form (else the walk). */
@@ -182,7 +195,6 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   private int selectByWords(
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
     int words = reach.length;
-    int nrCpuIds = topology.nrCpuIds();
     if (nohzIdleMask.nrCpuIds() != nrCpuIds || housekeeping.nrCpuIds() != nrCpuIds) {
       throw new IllegalArgumentException(
           "mask widths "
@@ -195,7 +207,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     boolean smtActive = state.smtActive();
     CpuMask idle = state.idleMask();
     CpuMask idleCore = smtActive ? state.idleCoreMask() : idle;
-    int kickerWord = pruning.skipsKicker() && thisCpu >= 0 ? thisCpu >>> 6 : -1;
+    int kickerWord = skipsKicker && thisCpu >= 0 ? thisCpu >>> 6 : -1;
     long notKicker = ~(1L << thisCpu);
     int chosen = CpuMask.NO_CPU;
     int fallback = CpuMask.NO_CPU;
@@ -240,7 +252,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
               + visitedInWord(
                   raw,
                   candidates & ~idleCore.word(lastWord),
-                  pruning.prunesBusyCpuSiblings() ? -1L << fallback : idle.word(lastWord),
+                  prunesBusy ? -1L << fallback : idle.word(lastWord),
                   layout.inWordKeep,
                   lastRange);
     } else {
@@ -276,7 +288,6 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       long lastRange) {
     int fallbackWord = fallback >>> 6;
     long fromFallback = -1L << fallback;
-    boolean prunesBusy = pruning.prunesBusyCpuSiblings();
     int examined = 0;
     for (int w = 0; w < fallbackWord; w++) {
       examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
@@ -352,7 +363,6 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       long fromFallback,
       int lastWord,
       long lastRange) {
-    boolean prunesBusy = pruning.prunesBusyCpuSiblings();
     long[] keep = layout.inWordKeep;
     int examined = 0;
     for (int w = fallbackWord; w <= lastWord; w++) {
@@ -388,11 +398,11 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     // A cursor loop rereads the live mask, so CPUs pruned ahead of the cursor are never visited.
     for (int cpu = candidates.first(); cpu != CpuMask.NO_CPU; cpu = candidates.next(cpu)) {
       examined++;
-      if (pruning.skipsKicker() && cpu == thisCpu) {
+      if (skipsKicker && cpu == thisCpu) {
         continue;
       }
       if (!state.isIdle(cpu)) {
-        if (smtActive && fallback != CpuMask.NO_CPU && pruning.prunesBusyCpuSiblings()) {
+        if (smtActive && fallback != CpuMask.NO_CPU && prunesBusy) {
           removeSmtSiblings(candidates, cpu);
         }
         continue;
@@ -434,7 +444,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
         cpu != CpuMask.NO_CPU;
         cpu = nohzIdleMask.nextAnd(cpu, housekeeping)) {
       examined++;
-      if ((pruning.skipsKicker() && cpu == thisCpu) || !state.isIdle(cpu)) {
+      if ((skipsKicker && cpu == thisCpu) || !state.isIdle(cpu)) {
         continue;
       }
       if (smtActive && !state.isCoreIdle(cpu)) {
