@@ -32,6 +32,10 @@ final class EngineContext {
   final EventLoop loop;
   final RandomStreams random;
   final CpuRunqueue[] rqs;
+
+  /** Every CPU's balancing row, {@link CpuRunqueue#LB_ROW} longs each (see {@link
+   * CpuRunqueue#syncLbRow}). */
+  final long[] lbRows;
   final List<Task> tasks = new ArrayList<>();
   final EngineStatistics stats;
   final CounterRegistry counters = new CounterRegistry();
@@ -71,8 +75,9 @@ final class EngineContext {
     int nrCpuIds = topology.nrCpuIds();
     this.random = new RandomStreams(setup.seed(), nrCpuIds);
     this.rqs = new CpuRunqueue[nrCpuIds];
+    this.lbRows = new long[CpuRunqueue.LB_ROW * nrCpuIds];
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
-      rqs[cpu] = new CpuRunqueue(cpu, random.cpu(cpu));
+      rqs[cpu] = new CpuRunqueue(cpu, random.cpu(cpu), lbRows, CpuRunqueue.LB_ROW * cpu);
     }
     this.stats = new EngineStatistics(nrCpuIds, domains.maxLevels(), topology.cpuCount());
     this.nohzIdleMask = CpuMasks.mutable(nrCpuIds);

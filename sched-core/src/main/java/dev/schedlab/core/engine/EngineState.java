@@ -21,6 +21,9 @@ final class EngineState implements CpuStateView {
 
   private final EngineContext ctx;
   private final CpuRunqueue[] rqs;
+
+  /** The runqueues' balancing rows, read by the per-CPU statistics below (in step with rqs). */
+  private final long[] lbRows;
   private final Topology topology;
   private final int[][] siblings;
 
@@ -59,6 +62,7 @@ final class EngineState implements CpuStateView {
   EngineState(EngineContext ctx) {
     this.ctx = ctx;
     this.rqs = ctx.rqs;
+    this.lbRows = ctx.lbRows;
     this.topology = ctx.topology;
     this.smt = topology.isSmt();
     this.nohzView = ctx.nohzIdleMask.asUnmodifiable();
@@ -217,12 +221,12 @@ final class EngineState implements CpuStateView {
 
   @Override
   public int nrRunning(int cpu) {
-    return rqs[cpu].nr;
+    return (int) lbRows[CpuRunqueue.LB_ROW * cpu + CpuRunqueue.LB_NR];
   }
 
   @Override
   public int cfsNrRunnable(int cpu) {
-    return rqs[cpu].nr;
+    return (int) lbRows[CpuRunqueue.LB_ROW * cpu + CpuRunqueue.LB_NR];
   }
 
   @Override
@@ -232,20 +236,18 @@ final class EngineState implements CpuStateView {
 
   @Override
   public long runnableAvg(int cpu) {
-    return rqs[cpu].cfs.runnableAvg;
+    return lbRows[CpuRunqueue.LB_ROW * cpu + CpuRunqueue.LB_RUNNABLE];
   }
 
   /** {@code cpu_util_cfs()}: max of {@code util_avg} and {@code util_est}, capped at capacity. */
   @Override
   public long utilAvg(int cpu) {
-    CpuRunqueue rq = rqs[cpu];
-    long util = Math.max(rq.cfs.utilAvg, rq.utilEstSum);
-    return Math.min(util, capacity[cpu]);
+    return Math.min(lbRows[CpuRunqueue.LB_ROW * cpu + CpuRunqueue.LB_UTIL], capacity[cpu]);
   }
 
   @Override
   public long loadAvg(int cpu) {
-    return rqs[cpu].cfs.loadAvg;
+    return lbRows[CpuRunqueue.LB_ROW * cpu + CpuRunqueue.LB_LOAD];
   }
 
   /** {@code capacity_of()}: no RT, DL or IRQ pressure is modelled, so the original capacity. */

@@ -102,6 +102,7 @@ final class FairClass {
     if (!task.attached) {
       task.avg.alignTo(rq.cfs, task.weight);
       rq.cfs.add(task.avg, task.weight);
+      rq.syncLbRow();
       task.attached = true;
     }
     place(rq, task, initial);
@@ -113,6 +114,7 @@ final class FairClass {
       ctx.queuedIdlePolicyTasks++;
     }
     rq.utilEstSum += task.utilEst;
+    rq.syncLbRow();
     task.cpu = rq.cpu;
     task.state = TaskState.QUEUED;
     task.waitStartNs = now;
@@ -199,6 +201,7 @@ final class FairClass {
     PeltUpdates.cfsUpdate(rq, now);
     removeFromRq(rq, task);
     rq.cfs.subtract(task.avg, task.weight);
+    rq.syncLbRow();
     task.attached = false;
     wasteAfter(rq);
   }
@@ -238,6 +241,7 @@ final class FairClass {
       ctx.queuedIdlePolicyTasks--;
     }
     rq.utilEstSum = Math.max(0, rq.utilEstSum - task.utilEst);
+    rq.syncLbRow();
     rq.zeroVruntime = rq.nr == 0 ? task.vruntime : rq.zeroVruntime;
     ctx.totalNrRunning--;
     ctx.listener.nrRunning(ctx.now(), rq.cpu, rq.nr);

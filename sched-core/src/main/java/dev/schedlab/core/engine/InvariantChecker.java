@@ -288,6 +288,23 @@ final class InvariantChecker {
       }
       total += rq.nr;
       idlePolicyTotal += rq.nrIdlePolicy;
+      if (full && !rq.lbRowInSync()) {
+        throw violation(
+            ctx,
+            "balancing row",
+            "CPU "
+                + cpu
+                + "'s balancing row is stale: nr_running "
+                + rq.nr
+                + ", load_avg "
+                + rq.cfs.loadAvg
+                + ", runnable_avg "
+                + rq.cfs.runnableAvg
+                + ", util_avg "
+                + rq.cfs.utilAvg
+                + ", util_est "
+                + rq.utilEstSum);
+      }
       if (full && online.test(cpu)) {
         checkNohzCpu(cpu);
       }

@@ -59,6 +59,7 @@ final class PeltUpdates {
     }
     if (sa.updateSum(now, rq.loadWeight, rq.nr, rq.curr != null) || decayed) {
       sa.updateAvg(1);
+      rq.syncLbRow();
     }
   }
 

@@ -27,6 +27,7 @@ final class SdLlcSharedTest {
     assertThat(shared.nrIdleScan(0)).as("an idle machine scans its whole LLC").isEqualTo(4);
     assertThat(ctx.domains.sdLlc(0).imbalancePct()).isEqualTo(117);
     ctx.rqs[2].cfs.utilAvg = 1024;
+    ctx.rqs[2].syncLbRow();
     shared.updateIdleCpuScan();
     // x = 1024 / 4 = 256: 256^2 * 117^2 / (10000 * 1024) = 87, y = 937, 937 * 4 / 1024 = 3.
     assertThat(shared.nrIdleScan(0)).isEqualTo(3);
@@ -38,6 +39,7 @@ final class SdLlcSharedTest {
     SdLlcShared shared = new SdLlcShared(ctx);
     for (int cpu = 0; cpu < 4; cpu++) {
       ctx.rqs[cpu].cfs.utilAvg = 1024;
+      ctx.rqs[cpu].syncLbRow();
     }
     shared.updateIdleCpuScan();
     assertThat(shared.nrIdleScan(3)).isZero();
