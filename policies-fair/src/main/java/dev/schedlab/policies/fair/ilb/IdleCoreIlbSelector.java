@@ -57,9 +57,12 @@ import java.util.Objects;
  * {@code R_0 = P ∩ T_0} and {@code R_j = (P ∩ T_j) ∪ (R_{j-1} shifted)} ({@code T_j}: every core's
  * thread {@code j}): a CPU's lower siblings are the thread below it and that thread's lower
  * siblings. That is one shift per thread and 64-CPU word (7 on SMT8, where a shift per pair of
- * threads would be 28). One pass finds {@code r} and {@code f}, a second counts, both only up to
- * {@code r}'s word; when {@code f} is missing or above {@code r} nothing is pruned in range and the
- * count is a plain popcount. The choice and the examined count are the walk's exactly (the property
+ * threads would be 28). One pass finds {@code r} and {@code f} and counts the candidates of the
+ * words it leaves behind (nothing is pruned before {@code f}), both only up to {@code r}'s word;
+ * when {@code f} is missing or above {@code r} nothing is pruned in range and that count is the
+ * answer; when {@code f} and {@code r} share a word of an in-word layout (SMT4/SMT8 adjacent
+ * numbering) that word's prefix OR finishes it; otherwise a second pass counts from {@code f}'s
+ * word. The choice and the examined count are the walk's exactly (the property
  * tests compare both with the walk for every revision). This form changes no mask, so it borrows no
  * scratch mask; its only state is a per-instance array of {@code R}'s words, each written (from
  * {@code f}'s word up to {@code r}'s) before it is read in the same call. It is not in the kernel,
@@ -114,6 +117,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   /** {@link IlbPruning#prunesBusyCpuSiblings()} of the revision. */
   private final boolean prunesBusy;
 
+  /** {@link SmtThreadLayout#inWordKeep} of the layout, or null. */
+  private final long[] inWordKeep;
+
   private int lastExamined;
 
   /**
@@ -158,6 +164,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     this.nrCpuIds = nrCpuIds;
     this.skipsKicker = pruning.skipsKicker();
     this.prunesBusy = pruning.prunesBusyCpuSiblings();
+    this.inWordKeep = layout == null ? null : layout.inWordKeep;
   }
 
   /** Whether calls with SMT active take the word-parallel form (else the walk). */
@@ -217,6 +224,8 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     // candidate word the loop stopped at (kicker included: the walk counts it as examined).
     int before = 0;
     long raw = 0;
+    long stopCandidates = 0;
+    long stopWhole = 0;
     for (int w = 0; w < words; w++) {
       raw = nohzIdleMask.word(w) & housekeeping.word(w);
       if (raw == 0) {
@@ -233,6 +242,8 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       if (whole != 0) {
         chosen = (w << 6) | Long.numberOfTrailingZeros(whole);
         lastWord = w;
+        stopCandidates = candidates;
+        stopWhole = whole;
         break;
       }
       before += Long.bitCount(raw);
@@ -241,19 +252,16 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     if (fallback == CpuMask.NO_CPU || (chosen != CpuMask.NO_CPU && fallback > chosen)) {
       // P holds nothing below the end of the walk: every candidate in range is visited.
       lastExamined = chosen == CpuMask.NO_CPU ? before : before + Long.bitCount(raw & lastRange);
-    } else if (chosen != CpuMask.NO_CPU
-        && fallback >>> 6 == lastWord
-        && layout != null
-        && layout.inWordKeep != null) {
-      // The fallback, the choice and so all of P in range share one word.
-      long candidates = lastWord == kickerWord ? raw & notKicker : raw;
+    } else if (chosen != CpuMask.NO_CPU && fallback >>> 6 == lastWord && inWordKeep != null) {
+      // The fallback, the choice and so all of P in range share one word; the candidates there
+      // outside fully idle cores are stopCandidates & ~idleCore, i.e. stopCandidates ^ stopWhole.
       lastExamined =
           before
               + visitedInWord(
                   raw,
-                  candidates & ~idleCore.word(lastWord),
+                  stopCandidates ^ stopWhole,
                   prunesBusy ? -1L << fallback : idle.word(lastWord),
-                  layout.inWordKeep,
+                  inWordKeep,
                   lastRange);
     } else {
       lastExamined =
