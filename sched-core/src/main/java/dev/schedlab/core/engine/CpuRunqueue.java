@@ -27,8 +27,10 @@ final class CpuRunqueue {
   /** Longs per CPU in the balancing rows (see {@link #syncLbRow}). */
   static final int LB_ROW = 4;
 
-  /** Row offsets: {@code cfs_rq->avg.load_avg}, {@code runnable_avg}, the larger of {@code
-   * util_avg} and {@code util_est} (uncapped), {@code nr_running}. */
+  /**
+   * Row offsets: {@code cfs_rq->avg.load_avg}, {@code runnable_avg}, the larger of {@code util_avg}
+   * and {@code util_est} (uncapped), {@code nr_running}.
+   */
   static final int LB_LOAD = 0;
 
   static final int LB_RUNNABLE = 1;
@@ -234,10 +236,11 @@ final class CpuRunqueue {
    * Writes this CPU's balancing row: what {@code update_sg_lb_stats()} reads of a runqueue, copied
    * into one array shared by every CPU ({@link #LB_LOAD}, {@link #LB_RUNNABLE}, {@link #LB_UTIL},
    * {@link #LB_NR}). A balancing pass scans CPUs in ascending order, and on a wide machine reading
-   * each CPU's runqueue and {@code cfs_rq} objects was two or three cache misses per CPU (about 70
-   * ns per CPU scanned at 8192 CPUs against 13 at 352); the rows are 32 bytes a CPU, in CPU order.
-   * Called after every change of {@link #nr}, {@link #utilEstSum} or {@link #cfs}'s averages; the
-   * full invariant checks compare the rows with their sources.
+   * each CPU's runqueue and {@code cfs_rq} objects was two or three cache misses per CPU (roughly
+   * 70 ns per CPU scanned at 8192 CPUs against 13 at 352, estimated from profiles; see
+   * benchmarks/README.md); the rows are 32 bytes a CPU, in CPU order. Called after every change of
+   * {@link #nr}, {@link #utilEstSum} or {@link #cfs}'s averages; the full invariant checks compare
+   * the rows with their sources.
    */
   void syncLbRow() {
     long[] rows = lbRows;

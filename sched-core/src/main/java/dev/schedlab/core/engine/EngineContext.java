@@ -33,9 +33,12 @@ final class EngineContext {
   final RandomStreams random;
   final CpuRunqueue[] rqs;
 
-  /** Every CPU's balancing row, {@link CpuRunqueue#LB_ROW} longs each (see {@link
-   * CpuRunqueue#syncLbRow}). */
+  /**
+   * Every CPU's balancing row, {@link CpuRunqueue#LB_ROW} longs each (see {@link
+   * CpuRunqueue#syncLbRow}).
+   */
   final long[] lbRows;
+
   final List<Task> tasks = new ArrayList<>();
   final EngineStatistics stats;
   final CounterRegistry counters = new CounterRegistry();

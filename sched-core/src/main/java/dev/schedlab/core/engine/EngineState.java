@@ -24,6 +24,7 @@ final class EngineState implements CpuStateView {
 
   /** The runqueues' balancing rows, read by the per-CPU statistics below (in step with rqs). */
   private final long[] lbRows;
+
   private final Topology topology;
   private final int[][] siblings;
 

@@ -32,15 +32,14 @@ import java.util.NoSuchElementException;
  * </ul>
  *
  * <p>The order is the total (time, priority, sequence) order of {@link EventQueue}, so any heap
- * shape, tier split or horizon pops the same sequence of events: the engine's results do not
- * depend on the queue.
+ * shape, tier split or horizon pops the same sequence of events: the engine's results do not depend
+ * on the queue.
  */
 final class HeapEventQueue implements EventQueue {
 
   /**
-   * Events due at least this long (2^24 ns, 16.8 ms) after the last polled one go to the far
-   * heap. A tuning of the data structure only (see the class comment): any value gives the same
-   * order.
+   * Events due at least this long (2^24 ns, 16.8 ms) after the last polled one go to the far heap.
+   * A tuning of the data structure only (see the class comment): any value gives the same order.
    */
   static final long NEAR_HORIZON_NS = 1L << 24;
 

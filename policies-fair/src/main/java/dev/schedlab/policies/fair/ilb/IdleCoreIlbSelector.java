@@ -62,12 +62,12 @@ import java.util.Objects;
  * when {@code f} is missing or above {@code r} nothing is pruned in range and that count is the
  * answer; when {@code f} and {@code r} share a word of an in-word layout (SMT4/SMT8 adjacent
  * numbering) that word's prefix OR finishes it; otherwise a second pass counts from {@code f}'s
- * word. The choice and the examined count are the walk's exactly (the property
- * tests compare both with the walk for every revision). This form changes no mask, so it borrows no
- * scratch mask; its only state is a per-instance array of {@code R}'s words, each written (from
- * {@code f}'s word up to {@code r}'s) before it is read in the same call. It is not in the kernel,
- * which tests CPUs one at a time: it is the simulator computing the same answer from the state
- * view's incrementally maintained idle masks.
+ * word. The choice and the examined count are the walk's exactly (the property tests compare both
+ * with the walk for every revision). This form changes no mask, so it borrows no scratch mask; its
+ * only state is a per-instance array of {@code R}'s words, each written (from {@code f}'s word up
+ * to {@code r}'s) before it is read in the same call. It is not in the kernel, which tests CPUs one
+ * at a time: it is the simulator computing the same answer from the state view's incrementally
+ * maintained idle masks.
  *
  * <p><b>Walk</b> (any other topology: hybrid core widths, holes in the possible CPUs, irregular
  * imported sibling sets). As in the kernel, the candidates are written into a per-CPU scratch mask,
@@ -375,7 +375,8 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     int examined = 0;
     for (int w = fallbackWord; w <= lastWord; w++) {
       long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
-      long notIdleCore = (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
+      long notIdleCore =
+          (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
       long pruners = prunesBusy ? (w == fallbackWord ? fromFallback : -1L) : idle.word(w);
       examined +=
           visitedInWord(candidates, notIdleCore, pruners, keep, w == lastWord ? lastRange : -1L);
@@ -384,10 +385,10 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   }
 
   /**
-   * Visited candidates of one word of an in-word layout: {@code candidates} less those with a
-   * lower SMT sibling in {@code P = notIdleCore & pruners} ({@code notIdleCore}: the candidates
-   * the walk may test, outside fully idle cores; {@code pruners}: which of them prune in this
-   * word), within {@code range}. A prefix OR inside each core's run of bits.
+   * Visited candidates of one word of an in-word layout: {@code candidates} less those with a lower
+   * SMT sibling in {@code P = notIdleCore & pruners} ({@code notIdleCore}: the candidates the walk
+   * may test, outside fully idle cores; {@code pruners}: which of them prune in this word), within
+   * {@code range}. A prefix OR inside each core's run of bits.
    */
   private static int visitedInWord(
       long candidates, long notIdleCore, long pruners, long[] keep, long range) {
