@@ -281,8 +281,8 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final int weight() {
     int weight = 0;
-    for (long w : words) {
-      weight += Long.bitCount(w);
+    for (int i = scanStart; i < scanEnd; i++) {
+      weight += Long.bitCount(words[i]);
     }
     return weight;
   }
@@ -291,7 +291,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
   public final int weightAnd(CpuMask other) {
     checkSameWidth(other);
     int weight = 0;
-    for (int i = 0; i < words.length; i++) {
+    for (int i = scanStart; i < scanEnd; i++) {
       weight += Long.bitCount(words[i] & other.word(i));
     }
     return weight;
@@ -299,8 +299,8 @@ abstract sealed class BitmapCpuMask implements CpuMask
 
   @Override
   public final boolean isEmpty() {
-    for (long w : words) {
-      if (w != 0) {
+    for (int i = scanStart; i < scanEnd; i++) {
+      if (words[i] != 0) {
         return false;
       }
     }
@@ -450,7 +450,8 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final boolean intersects(CpuMask other) {
     checkSameWidth(other);
-    for (int i = 0; i < words.length; i++) {
+    // Outside [scanStart, scanEnd) this mask's words are zero: nothing there can intersect.
+    for (int i = scanStart; i < scanEnd; i++) {
       if ((words[i] & other.word(i)) != 0) {
         return true;
       }
@@ -461,7 +462,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final boolean isSubsetOf(CpuMask other) {
     checkSameWidth(other);
-    for (int i = 0; i < words.length; i++) {
+    for (int i = scanStart; i < scanEnd; i++) {
       if ((words[i] & ~other.word(i)) != 0) {
         return false;
       }

@@ -71,6 +71,14 @@ final class CpuMaskBitSetPropertyTest {
     and.and(s.b());
     CpuMask mask = s.mutableA().toImmutable();
     CpuMask other = s.operandB();
+    BitSet aNotB = s.a();
+    aNotB.andNot(s.b());
+    // A frozen mask reads only its words from the first to the last non-zero one.
+    assertThat(mask.weight()).isEqualTo(a.cardinality());
+    assertThat(mask.isEmpty()).isEqualTo(a.isEmpty());
+    assertThat(mask.weightAnd(other)).isEqualTo(and.cardinality());
+    assertThat(mask.intersects(other)).isEqualTo(a.intersects(s.b()));
+    assertThat(mask.isSubsetOf(other)).isEqualTo(aNotB.isEmpty());
     assertThat(mask.first()).isEqualTo(orNoCpu(a.nextSetBit(0)));
     assertThat(mask.last()).isEqualTo(orNoCpu(a.previousSetBit(s.nr() - 1)));
     assertThat(mask.firstAnd(other)).isEqualTo(orNoCpu(and.nextSetBit(0)));
