@@ -42,110 +42,115 @@ final class EventQueueTest {
     assertThat(queue.isEmpty()).isTrue();
   }
 
-  @Test
-  void heap_randomMovesAndRemovals_matchReferenceWithoutTheReplacedEntries() {
-    HeapEventQueue queue = new HeapEventQueue();
-    SplittableRandom random = new SplittableRandom(5);
+  /**
+   * The queue under test beside a reference (a {@link java.util.TreeSet} in the total order, with a
+   * slot's earlier entry dropped when it moves): each operation is applied to both, and every poll
+   * is checked against the reference.
+   */
+  private static final class Checked {
     record Entry(long time, int priority, long sequence, Event event, int slot) {}
-    java.util.Comparator<Entry> order =
-        java.util.Comparator.comparingLong(Entry::time)
-            .thenComparingInt(Entry::priority)
-            .thenComparingLong(Entry::sequence);
-    java.util.TreeSet<Entry> reference = new java.util.TreeSet<>(order);
-    Entry[] bySlot = new Entry[40];
-    long sequence = 0;
-    for (int step = 0; step < 20_000; step++) {
+
+    final HeapEventQueue queue = new HeapEventQueue();
+    final java.util.TreeSet<Entry> reference =
+        new java.util.TreeSet<>(
+            java.util.Comparator.comparingLong(Entry::time)
+                .thenComparingInt(Entry::priority)
+                .thenComparingLong(Entry::sequence));
+    final Entry[] bySlot;
+    long sequence;
+    long clock;
+
+    Checked(int slots) {
+      bySlot = new Entry[slots];
+    }
+
+    void add(long time, int priority) {
+      Event event = new Event.JiffyTick(sequence);
+      reference.add(new Entry(time, priority, sequence, event, -1));
+      queue.add(time, priority, sequence++, event);
+    }
+
+    void addOrMove(int slot, long time) {
+      Event event = new Event.CpuTimer(slot);
+      if (bySlot[slot] != null) {
+        reference.remove(bySlot[slot]);
+      }
+      bySlot[slot] = new Entry(time, 2, sequence, event, slot);
+      reference.add(bySlot[slot]);
+      queue.addOrMove(slot, time, 2, sequence++, event);
+    }
+
+    void remove(int slot) {
+      if (bySlot[slot] != null) {
+        reference.remove(bySlot[slot]);
+        bySlot[slot] = null;
+      }
+      queue.remove(slot);
+    }
+
+    /** Polls both if anything is pending; the clock moves to the polled time. */
+    void pollAndCheck() {
+      if (reference.isEmpty()) {
+        return;
+      }
+      Entry expected = reference.pollFirst();
+      if (expected.slot() >= 0) {
+        bySlot[expected.slot()] = null;
+      }
+      assertThat(queue.peekTime()).isEqualTo(expected.time());
+      assertThat(queue.poll()).isSameAs(expected.event());
+      clock = expected.time();
+    }
+
+    /**
+     * One random step: an unslotted add, a slotted add or move, a removal or a poll, at a due time
+     * {@code time} picks from the clock.
+     */
+    void randomStep(SplittableRandom random, java.util.function.LongUnaryOperator time) {
       int action = random.nextInt(10);
-      long time = random.nextInt(100);
-      int priority = random.nextInt(4);
+      int slot = random.nextInt(bySlot.length);
+      long due = time.applyAsLong(clock);
       if (action < 3) {
-        Event event = new Event.JiffyTick(sequence);
-        reference.add(new Entry(time, priority, sequence, event, -1));
-        queue.add(time, priority, sequence++, event);
+        add(due, random.nextInt(4));
+      } else if (action < 6) {
+        addOrMove(slot, due);
       } else if (action < 7) {
-        int slot = random.nextInt(bySlot.length);
-        Event event = new Event.CpuTimer(slot);
-        if (bySlot[slot] != null) {
-          reference.remove(bySlot[slot]);
-        }
-        bySlot[slot] = new Entry(time, 2, sequence, event, slot);
-        reference.add(bySlot[slot]);
-        queue.addOrMove(slot, time, 2, sequence++, event);
-      } else if (action < 8) {
-        int slot = random.nextInt(bySlot.length);
-        if (bySlot[slot] != null) {
-          reference.remove(bySlot[slot]);
-          bySlot[slot] = null;
-        }
-        queue.remove(slot);
-      } else if (!reference.isEmpty()) {
-        Entry expected = reference.pollFirst();
-        if (expected.slot() >= 0) {
-          bySlot[expected.slot()] = null;
-        }
-        assertThat(queue.peekTime()).isEqualTo(expected.time());
-        assertThat(queue.poll()).isSameAs(expected.event());
+        remove(slot);
+      } else {
+        pollAndCheck();
       }
       assertThat(queue.size()).isEqualTo(reference.size());
     }
   }
 
   @Test
+  void heap_randomMovesAndRemovals_matchReferenceWithoutTheReplacedEntries() {
+    Checked checked = new Checked(40);
+    SplittableRandom random = new SplittableRandom(5);
+    for (int step = 0; step < 20_000; step++) {
+      // Due times in a short window, so that many tie on time.
+      checked.randomStep(random, clock -> clock + random.nextInt(100));
+    }
+  }
+
+  @Test
   void heap_eventsAcrossBothTiers_matchReferenceAsTheClockAdvances() {
-    HeapEventQueue queue = new HeapEventQueue();
+    Checked checked = new Checked(64);
+    HeapEventQueue queue = checked.queue;
     SplittableRandom random = new SplittableRandom(7);
-    record Entry(long time, int priority, long sequence, Event event, int slot) {}
-    java.util.Comparator<Entry> order =
-        java.util.Comparator.comparingLong(Entry::time)
-            .thenComparingInt(Entry::priority)
-            .thenComparingLong(Entry::sequence);
-    java.util.TreeSet<Entry> reference = new java.util.TreeSet<>(order);
-    Entry[] bySlot = new Entry[64];
     long horizon = HeapEventQueue.NEAR_HORIZON_NS;
-    long clock = 0;
-    long sequence = 0;
     int farSeen = 0;
     for (int step = 0; step < 40_000; step++) {
-      int action = random.nextInt(10);
       // Due times from the clock to four horizons ahead, some at the horizon's edge or tied.
-      long time =
-          switch (random.nextInt(4)) {
-            case 0 -> clock + random.nextLong(4 * horizon);
-            case 1 -> clock + horizon - 1 + random.nextInt(3);
-            case 2 -> clock + random.nextInt(1000);
-            default -> clock;
-          };
-      int priority = random.nextInt(4);
-      if (action < 3) {
-        Event event = new Event.JiffyTick(sequence);
-        reference.add(new Entry(time, priority, sequence, event, -1));
-        queue.add(time, priority, sequence++, event);
-      } else if (action < 6) {
-        int slot = random.nextInt(bySlot.length);
-        Event event = new Event.CpuTimer(slot);
-        if (bySlot[slot] != null) {
-          reference.remove(bySlot[slot]);
-        }
-        bySlot[slot] = new Entry(time, 2, sequence, event, slot);
-        reference.add(bySlot[slot]);
-        queue.addOrMove(slot, time, 2, sequence++, event);
-      } else if (action < 7) {
-        int slot = random.nextInt(bySlot.length);
-        if (bySlot[slot] != null) {
-          reference.remove(bySlot[slot]);
-          bySlot[slot] = null;
-        }
-        queue.remove(slot);
-      } else if (!reference.isEmpty()) {
-        Entry expected = reference.pollFirst();
-        if (expected.slot() >= 0) {
-          bySlot[expected.slot()] = null;
-        }
-        assertThat(queue.peekTime()).isEqualTo(expected.time());
-        assertThat(queue.poll()).isSameAs(expected.event());
-        clock = expected.time();
-      }
-      assertThat(queue.size()).isEqualTo(reference.size());
+      checked.randomStep(
+          random,
+          clock ->
+              switch (random.nextInt(4)) {
+                case 0 -> clock + random.nextLong(4 * horizon);
+                case 1 -> clock + horizon - 1 + random.nextInt(3);
+                case 2 -> clock + random.nextInt(1000);
+                default -> clock;
+              });
       farSeen = Math.max(farSeen, queue.farSize());
     }
     assertThat(farSeen).as("the far tier was used").isGreaterThan(10);
