@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cli.Invocation;
 import dev.schedlab.cli.JsonParser;
+import dev.schedlab.cli.TestScenarios;
 import dev.schedlab.cli.report.Metrics;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,21 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class CompareCommandTest {
 
   /** A small SMT machine and a wakeup-heavy workload: every trace event kind shows up. */
-  private static final List<String> SCENARIO =
-      List.of(
-          "compare",
-          "--machine",
-          "hw.shape",
-          "-M",
-          "shape=1n2l4c2t",
-          "--workload",
-          "wl.schbench",
-          "--duration",
-          "10ms",
-          "--variant",
-          "old=mainline-7.1",
-          "--variant",
-          "new=mainline-7.3");
+  private static final List<String> SCENARIO = TestScenarios.schbenchCompare("10ms");
 
   @TempDir Path dir;
 

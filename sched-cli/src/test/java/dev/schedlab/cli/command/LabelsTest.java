@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cli.Invocation;
 import dev.schedlab.cli.JsonParser;
+import dev.schedlab.cli.TestScenarios;
 import dev.schedlab.cli.report.Metrics;
 import dev.schedlab.cli.report.TextTable;
 import java.util.ArrayList;
@@ -21,17 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 final class LabelsTest {
 
-  private static final List<String> SCHBENCH =
-      List.of(
-          "--machine",
-          "hw.shape",
-          "-M",
-          "shape=1n2l4c2t",
-          "--workload",
-          "wl.schbench",
-          "--duration",
-          "20ms",
-          "-q");
+  private static final List<String> SCHBENCH = TestScenarios.schbench("20ms", "-q");
 
   @Test
   void everyNumericKey_hasALabelInWords() {

@@ -3,6 +3,7 @@ package dev.schedlab.cli.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cli.Invocation;
+import dev.schedlab.cli.TestScenarios;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.Trace;
 import dev.schedlab.cli.report.perfetto.PerfettoTrace.TracePacket;
 import java.io.IOException;
@@ -25,21 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class PerfettoTraceCommandTest {
 
-  private static final List<String> SCENARIO =
-      List.of(
-          "compare",
-          "--machine",
-          "hw.shape",
-          "-M",
-          "shape=1n2l4c2t",
-          "--workload",
-          "wl.schbench",
-          "--duration",
-          "10ms",
-          "--variant",
-          "old=mainline-7.1",
-          "--variant",
-          "new=mainline-7.3");
+  private static final List<String> SCENARIO = TestScenarios.schbenchCompare("10ms");
 
   @TempDir Path dir;
 

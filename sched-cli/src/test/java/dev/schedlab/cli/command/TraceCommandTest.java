@@ -179,24 +179,28 @@ final class TraceCommandTest {
             "4 bursts (0.000495 s of work)");
   }
 
+  /** {@code trace check} of the small trace on a two-CPU machine ({@code 1n1l2c1t}); exit 0. */
+  private String checkOnTwoCpus(String duration) {
+    return Invocation.of(
+            "trace",
+            "check",
+            "--machine",
+            "hw.shape",
+            "-M",
+            "shape=1n1l2c1t",
+            "--workload",
+            "wl.trace",
+            "-W",
+            "file=" + trace,
+            "--duration",
+            duration)
+        .assertOk()
+        .out();
+  }
+
   @Test
   void check_sameTopology_everyTaskGetsItsRecordedCpuTime() {
-    String out =
-        Invocation.of(
-                "trace",
-                "check",
-                "--machine",
-                "hw.shape",
-                "-M",
-                "shape=1n1l2c1t",
-                "--workload",
-                "wl.trace",
-                "-W",
-                "file=" + trace,
-                "--duration",
-                "10ms")
-            .assertOk()
-            .out();
+    String out = checkOnTwoCpus("10ms");
 
     assertThat(out)
         .contains(
@@ -214,22 +218,7 @@ final class TraceCommandTest {
     String[] durations = {"10ms", "2s"};
     String[] tables = new String[2];
     for (int i = 0; i < 2; i++) {
-      String out =
-          Invocation.of(
-                  "trace",
-                  "check",
-                  "--machine",
-                  "hw.shape",
-                  "-M",
-                  "shape=1n1l2c1t",
-                  "--workload",
-                  "wl.trace",
-                  "-W",
-                  "file=" + trace,
-                  "--duration",
-                  durations[i])
-              .assertOk()
-              .out();
+      String out = checkOnTwoCpus(durations[i]);
       assertThat(out)
           .contains(
               "0.001 s simulated (to the replay's completion, of the --duration "

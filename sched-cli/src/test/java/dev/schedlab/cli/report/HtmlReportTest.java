@@ -3,6 +3,7 @@ package dev.schedlab.cli.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cli.Invocation;
+import dev.schedlab.cli.TestScenarios;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,21 +31,7 @@ import org.w3c.dom.NodeList;
  */
 final class HtmlReportTest {
 
-  private static final List<String> SCENARIO =
-      List.of(
-          "compare",
-          "--machine",
-          "hw.shape",
-          "-M",
-          "shape=1n2l4c2t",
-          "--workload",
-          "wl.schbench",
-          "--duration",
-          "20ms",
-          "--variant",
-          "old=mainline-7.1",
-          "--variant",
-          "new=mainline-7.3");
+  private static final List<String> SCENARIO = TestScenarios.schbenchCompare("20ms");
 
   private static final Pattern SVG =
       Pattern.compile("<svg class=\"([^\"]*)\".*?</svg>", Pattern.DOTALL);

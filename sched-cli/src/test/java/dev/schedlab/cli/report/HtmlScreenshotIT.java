@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.schedlab.cli.Invocation;
+import dev.schedlab.cli.TestScenarios;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.nio.file.Files;
@@ -32,22 +33,7 @@ final class HtmlScreenshotIT {
         "chromium not installed (apt-get install chromium): the page's screenshot check is skipped");
     assertThat(SCRIPT).isExecutable();
     Path page = dir.resolve("page.html");
-    Invocation.of(
-            "compare",
-            "--machine",
-            "hw.shape",
-            "-M",
-            "shape=1n2l4c2t",
-            "--workload",
-            "wl.schbench",
-            "--duration",
-            "20ms",
-            "--variant",
-            "old=mainline-7.1",
-            "--variant",
-            "new=mainline-7.3",
-            "--html",
-            page.toString())
+    Invocation.of(TestScenarios.schbenchCompare("20ms", "--html", page.toString()))
         .assertOkWrote(page.toString());
     Path png = dir.resolve("page.png");
     ProcessBuilder script =
