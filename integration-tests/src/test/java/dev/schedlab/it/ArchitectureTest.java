@@ -25,6 +25,7 @@ final class ArchitectureTest {
   static final String TOPOLOGY_API_CPUMASK = "dev.schedlab.cpumask..";
   static final String TOPOLOGY_API_TOPOLOGY = "dev.schedlab.topology..";
   static final String TOPOLOGY_API_SPI = "dev.schedlab.spi..";
+  static final String TOPOLOGY_API_TEXT = "dev.schedlab.text..";
 
   private static JavaClasses classes;
 
@@ -44,13 +45,15 @@ final class ArchitectureTest {
     ArchRule rule =
         classes()
             .that()
-            .resideInAnyPackage(TOPOLOGY_API_CPUMASK, TOPOLOGY_API_TOPOLOGY, TOPOLOGY_API_SPI)
+            .resideInAnyPackage(
+                TOPOLOGY_API_CPUMASK, TOPOLOGY_API_TOPOLOGY, TOPOLOGY_API_SPI, TOPOLOGY_API_TEXT)
             .should()
             .onlyDependOnClassesThat()
             .resideInAnyPackage(
                 TOPOLOGY_API_CPUMASK,
                 TOPOLOGY_API_TOPOLOGY,
                 TOPOLOGY_API_SPI,
+                TOPOLOGY_API_TEXT,
                 "java..",
                 "org.eclipse.collections.api..");
     rule.check(classes);

@@ -60,7 +60,11 @@ public final class SchedlabArchitectureRules {
 
   /** The packages of topology-api, the only schedlab module a plugin may use. */
   public static final List<String> TOPOLOGY_API =
-      List.of("dev.schedlab.cpumask..", "dev.schedlab.topology..", "dev.schedlab.spi..");
+      List.of(
+          "dev.schedlab.cpumask..",
+          "dev.schedlab.topology..",
+          "dev.schedlab.spi..",
+          "dev.schedlab.text..");
 
   /** What besides topology-api and its own packages any plugin may use. */
   public static final List<String> ALWAYS_ALLOWED =

@@ -1,5 +1,6 @@
 package dev.schedlab.cpumask;
 
+import dev.schedlab.text.InputText;
 import java.util.Objects;
 
 /**
@@ -87,34 +88,6 @@ final class CpuMaskText {
     return nrCpuIds == 1 ? "CPU 0" : "CPUs 0-" + (nrCpuIds - 1);
   }
 
-  /** The input in double quotes, control characters escaped so the message stays on one line. */
-  static String quote(String text) {
-    StringBuilder quoted = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> quoted.append("\\\"");
-        case '\\' -> quoted.append("\\\\");
-        case '\n' -> quoted.append("\\n");
-        case '\r' -> quoted.append("\\r");
-        case '\t' -> quoted.append("\\t");
-        default -> {
-          if (c < ' ' || c == 0x7f) {
-            quoted.append(String.format("\\u%04x", (int) c));
-          } else {
-            quoted.append(c);
-          }
-        }
-      }
-    }
-    return quoted.append('"').toString();
-  }
-
-  /** A character for an error message: printable ones in single quotes, others escaped. */
-  private static String describeChar(char c) {
-    return c >= ' ' && c != 0x7f ? "'" + c + "'" : quote(String.valueOf(c));
-  }
-
   /** The value of an ASCII hex digit, either case, or -1. */
   private static int hexValue(char c) {
     if (c >= '0' && c <= '9') {
@@ -160,7 +133,7 @@ final class CpuMaskText {
           "invalid "
               + form()
               + " "
-              + quote(text)
+              + InputText.quote(text)
               + " at position "
               + position
               + ": "
@@ -215,7 +188,7 @@ final class CpuMaskText {
           return words;
         }
         if (peek() != ',') {
-          throw fail(pos, "unexpected character " + describeChar(peek()));
+          throw fail(pos, "unexpected character " + InputText.describe(peek()));
         }
         pos++;
       }
@@ -285,7 +258,7 @@ final class CpuMaskText {
         throw fail(pos, "expected " + what + " but the text ends");
       }
       if (!isDigit(peek())) {
-        throw fail(pos, "expected " + what + " but found " + describeChar(peek()));
+        throw fail(pos, "expected " + what + " but found " + InputText.describe(peek()));
       }
       long value = 0;
       while (!atEnd() && isDigit(peek())) {
@@ -379,7 +352,7 @@ final class CpuMaskText {
       while (!atEnd() && peek() != ',') {
         int digit = hexValue(peek());
         if (digit < 0) {
-          throw fail(pos, describeChar(peek()) + " is not a hex digit");
+          throw fail(pos, InputText.describe(peek()) + " is not a hex digit");
         }
         if (pos - chunkStart == 8) {
           throw fail(chunkStart, "chunk longer than 8 hex digits");

@@ -1,5 +1,6 @@
 package dev.schedlab.spi;
 
+import dev.schedlab.text.InputText;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -38,7 +39,9 @@ public record ParameterSpec(
     Objects.requireNonNull(defaultValue, "defaultValue");
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(
-          "parameter name \"" + name + "\" must match [a-z][a-z0-9_]*");
+          "parameter name "
+              + (name == null ? "null" : InputText.quote(name))
+              + " must match [a-z][a-z0-9_]*");
     }
     choices = List.copyOf(choices);
     if (type == ParameterType.CHOICE && choices.isEmpty()) {
@@ -234,7 +237,7 @@ public record ParameterSpec(
     private void checkRange(String value, double v) {
       if (v < min || v > max) {
         throw new IllegalArgumentException(
-            name + "=" + value + " is out of range: allowed " + allowed());
+            name + "=" + InputText.printable(value) + " is out of range: allowed " + allowed());
       }
     }
 
@@ -242,7 +245,7 @@ public record ParameterSpec(
       return new IllegalArgumentException(
           name
               + "="
-              + value
+              + InputText.printable(value)
               + " is not a valid "
               + type.name().toLowerCase(Locale.ROOT)
               + ": allowed "

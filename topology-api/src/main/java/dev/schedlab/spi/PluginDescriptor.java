@@ -1,5 +1,6 @@
 package dev.schedlab.spi;
 
+import dev.schedlab.text.InputText;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,7 +33,9 @@ public record PluginDescriptor(
   public PluginDescriptor {
     if (id == null || !ID.matcher(id).matches() || id.endsWith(".") || id.contains("..")) {
       throw new IllegalArgumentException(
-          "plugin id \"" + id + "\" must be family.name in lower case (e.g. fair.ilb.idle-core)");
+          "plugin id "
+              + (id == null ? "null" : InputText.quote(id))
+              + " must be family.name in lower case (e.g. fair.ilb.idle-core)");
     }
     if (kind == null) {
       throw new IllegalArgumentException("plugin " + id + " has no kind");

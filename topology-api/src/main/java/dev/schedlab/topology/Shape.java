@@ -1,6 +1,7 @@
 package dev.schedlab.topology;
 
 import dev.schedlab.cpumask.CpuMask;
+import dev.schedlab.text.InputText;
 import java.util.Objects;
 
 /**
@@ -127,7 +128,10 @@ public record Shape(
         pos++;
       }
       if (pos == start) {
-        throw error(text, offset + pos, "expected a count (digits) before '" + s.charAt(pos) + "'");
+        throw error(
+            text,
+            offset + pos,
+            "expected a count (digits) before " + InputText.describe(s.charAt(pos)));
       }
       if (pos == s.length()) {
         throw error(text, offset + pos, "count " + s.substring(start) + " has no unit letter");
@@ -136,7 +140,9 @@ public record Shape(
       int slot = LETTERS.indexOf(letter);
       if (slot < 0) {
         throw error(
-            text, offset + pos, "unknown unit '" + letter + "'; units are s, n, l, k, c, t");
+            text,
+            offset + pos,
+            "unknown unit " + InputText.describe(letter) + "; units are s, n, l, k, c, t");
       }
       if (slot <= lastLetter) {
         throw error(
@@ -169,15 +175,21 @@ public record Shape(
           counts[5] == 0 ? 1 : (int) counts[5]);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "invalid shape \"" + text + "\": " + e.getMessage() + "; grammar: " + GRAMMAR, e);
+          "invalid shape "
+              + InputText.quote(text)
+              + ": "
+              + e.getMessage()
+              + "; grammar: "
+              + GRAMMAR,
+          e);
     }
   }
 
   private static IllegalArgumentException error(String text, int position, String problem) {
     return new IllegalArgumentException(
-        "invalid shape \""
-            + text
-            + "\" at position "
+        "invalid shape "
+            + InputText.quote(text)
+            + " at position "
             + position
             + ": "
             + problem

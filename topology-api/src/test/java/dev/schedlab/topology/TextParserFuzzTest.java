@@ -10,6 +10,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Fuzzing the text parsers of topology-api with random text over each grammar's alphabet and with
@@ -94,6 +96,34 @@ final class TextParserFuzzTest {
 
   @Property(tries = 300)
   void bootOptions_anyText_parseOrOneLineError(@ForAll("bootArgs") String text) {
+    parsesOrRefusesInOneLine(() -> Housekeeping.parse(text, 4));
+  }
+
+  /**
+   * Line breaks and other control characters in each parser's input, where the random inputs above
+   * reach them only by chance (a CI run once drew {@code " \n"} as a shape, and the message broke
+   * the line).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "\n",
+        " \n",
+        "\r\n",
+        "1n\n4c",
+        "1n4c\n2t",
+        "4c\u0000",
+        "\u007f",
+        "2\tc",
+        "5\n0s",
+        "0-\n3",
+        "nohz_full=1\u0001"
+      })
+  void controlCharacters_refusedInOneLine(String text) {
+    ParameterSpec spec = ParameterSpec.ofDuration("d", "a duration", "1ms", 0, Long.MAX_VALUE);
+    parsesOrRefusesInOneLine(() -> CpuMasks.parseCpuList(text, 16));
+    parsesOrRefusesInOneLine(() -> Shape.parse(text));
+    parsesOrRefusesInOneLine(() -> spec.parse(text));
     parsesOrRefusesInOneLine(() -> Housekeeping.parse(text, 4));
   }
 }

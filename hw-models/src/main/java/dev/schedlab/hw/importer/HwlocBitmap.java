@@ -1,5 +1,6 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.text.InputText;
 import java.util.BitSet;
 
 /**
@@ -35,7 +36,11 @@ record HwlocBitmap(BitSet bits, boolean infinite) {
     int finiteWords = words.length - start;
     if (finiteWords * 32 > MAX_BITS + 32) {
       throw new IllegalArgumentException(
-          "bitmap \"" + abbreviate(trimmed) + "\" is wider than " + MAX_BITS + " bits");
+          "bitmap "
+              + InputText.quote(abbreviate(trimmed))
+              + " is wider than "
+              + MAX_BITS
+              + " bits");
     }
     BitSet bits = new BitSet();
     for (int i = start; i < words.length; i++) {
@@ -45,12 +50,13 @@ record HwlocBitmap(BitSet bits, boolean infinite) {
         continue;
       }
       if (!w.startsWith("0x") && !w.startsWith("0X")) {
-        throw new IllegalArgumentException("bitmap word \"" + w + "\" does not start with 0x");
+        throw new IllegalArgumentException(
+            "bitmap word " + InputText.quote(w) + " does not start with 0x");
       }
       String hex = w.substring(2);
       if (hex.isEmpty() || hex.length() > 8 || !hex.chars().allMatch(HwlocBitmap::isHex)) {
         throw new IllegalArgumentException(
-            "bitmap word \"" + w + "\" is not 1 to 8 hex digits after 0x");
+            "bitmap word " + InputText.quote(w) + " is not 1 to 8 hex digits after 0x");
       }
       long value = Long.parseLong(hex, 16);
       for (int b = 0; b < 32; b++) {

@@ -1,6 +1,7 @@
 package dev.schedlab.hw.importer;
 
 import dev.schedlab.spi.FileProblems;
+import dev.schedlab.text.InputText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -148,7 +149,10 @@ public final class HwlocXmlImporter {
     } else if (version.startsWith("2.") || version.startsWith("3.")) {
       v2 = true;
     } else {
-      throw fail("unsupported hwloc XML version \"" + version + "\" (expected 2.x, 3.x or none)");
+      throw fail(
+          "unsupported hwloc XML version "
+              + InputText.quote(version)
+              + " (expected 2.x, 3.x or none)");
     }
     Element top = null;
     for (Element e : childElements(root, "object")) {
@@ -575,7 +579,7 @@ public final class HwlocXmlImporter {
       try {
         m[k / n][k % n] = Double.parseDouble(text) * base;
       } catch (NumberFormatException e) {
-        throw fail("v1 latency value \"" + text + "\" is not a number");
+        throw fail("v1 latency value " + InputText.quote(text) + " is not a number");
       }
     }
     return m;

@@ -1,6 +1,7 @@
 package dev.schedlab.hw.importer;
 
 import dev.schedlab.spi.FileProblems;
+import dev.schedlab.text.InputText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -189,7 +190,8 @@ public final class LscpuImporter {
           try {
             row.maxMhz = Double.parseDouble(f[maxMhzCol].replace(',', '.'));
           } catch (NumberFormatException e) {
-            throw fail("line " + line + ": MAXMHZ \"" + f[maxMhzCol] + "\" is not a number");
+            throw fail(
+                "line " + line + ": MAXMHZ " + InputText.quote(f[maxMhzCol]) + " is not a number");
           }
         }
         parsed.add(row);
@@ -285,7 +287,14 @@ public final class LscpuImporter {
         }
         return v;
       } catch (NumberFormatException e) {
-        throw fail("line " + line + ": " + column + " \"" + f + "\" is not a non-negative integer");
+        throw fail(
+            "line "
+                + line
+                + ": "
+                + column
+                + " "
+                + InputText.quote(f)
+                + " is not a non-negative integer");
       }
     }
 
@@ -297,7 +306,8 @@ public final class LscpuImporter {
       if (f.equals("n") || f.equals("no") || f.isEmpty() || f.equals("-")) {
         return false;
       }
-      throw fail("line " + line + ": ONLINE \"" + field.strip() + "\" is not Y/N/yes/no");
+      throw fail(
+          "line " + line + ": ONLINE " + InputText.quote(field.strip()) + " is not Y/N/yes/no");
     }
 
     /** Every message says which formats are read, so a file of another tool is recognised. */

@@ -1,6 +1,7 @@
 package dev.schedlab.hw.importer;
 
 import dev.schedlab.spi.FileProblems;
+import dev.schedlab.text.InputText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -278,7 +279,7 @@ public final class SysfsImporter {
       try {
         level = Integer.parseInt(levelText.trim());
       } catch (NumberFormatException e) {
-        throw fail(relative + "/level \"" + levelText.trim() + "\" is not a number");
+        throw fail(relative + "/level " + InputText.quote(levelText.trim()) + " is not a number");
       }
       if (level < 1 || level > 9) {
         throw fail(relative + "/level " + level + " is out of range");
@@ -347,7 +348,7 @@ public final class SysfsImporter {
       try {
         values[j] = Integer.parseInt(fields[j]);
       } catch (NumberFormatException e) {
-        throw fail(relative + ": \"" + fields[j] + "\" is not a number");
+        throw fail(relative + ": " + InputText.quote(fields[j]) + " is not a number");
       }
       if (values[j] < 1) {
         throw fail(relative + ": distance " + values[j] + " is not positive");
@@ -442,7 +443,8 @@ public final class SysfsImporter {
         try {
           value = Integer.parseInt(c.trim());
         } catch (NumberFormatException e) {
-          throw fail("cpu" + cpu + "/cpu_capacity \"" + c.trim() + "\" is not a number");
+          throw fail(
+              "cpu" + cpu + "/cpu_capacity " + InputText.quote(c.trim()) + " is not a number");
         }
         if (value < 1 || value > 1024) {
           throw fail("cpu" + cpu + "/cpu_capacity " + value + " is not in 1..1024");

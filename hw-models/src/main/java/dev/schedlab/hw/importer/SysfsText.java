@@ -1,5 +1,6 @@
 package dev.schedlab.hw.importer;
 
+import dev.schedlab.text.InputText;
 import java.util.BitSet;
 
 /** Parsers for the text forms of Linux sysfs files: cpulists and comma-separated hex masks. */
@@ -35,7 +36,7 @@ final class SysfsText {
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(
-            "bad cpulist entry \"" + e + "\" in \"" + trimmed + "\"");
+            "bad cpulist entry " + InputText.quote(e) + " in " + InputText.quote(trimmed));
       }
       if (from < 0 || to < from || to >= MAX_CPUS) {
         throw new IllegalArgumentException(
@@ -70,7 +71,7 @@ final class SysfsText {
       String w = words[i].trim();
       if (w.isEmpty() || w.length() > 8 || !w.chars().allMatch(SysfsText::isHex)) {
         throw new IllegalArgumentException(
-            "bad hex mask word \"" + w + "\" in \"" + trimmed + "\"");
+            "bad hex mask word " + InputText.quote(w) + " in " + InputText.quote(trimmed));
       }
       long value = Long.parseLong(w, 16);
       int shift = 32 * (words.length - 1 - i);
@@ -101,7 +102,7 @@ final class SysfsText {
     try {
       return Long.parseLong(digits) * scale;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("bad size \"" + text.trim() + "\"");
+      throw new IllegalArgumentException("bad size " + InputText.quote(text.trim()));
     }
   }
 
