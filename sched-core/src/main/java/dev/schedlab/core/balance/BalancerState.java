@@ -73,7 +73,10 @@ final class BalancerState {
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
       chains[cpu] = sched.domains(cpu).toArray(new SchedDomain[0]);
       for (SchedDomain sd : chains[cpu]) {
-        domains[index(sd)] = new SchedDomainState(sd.initialBalanceIntervalMs(), jiffies, now);
+        SchedDomainState state = new SchedDomainState(sd.initialBalanceIntervalMs(), jiffies, now);
+        state.groupsInActiveSpan =
+            !sd.hasOverlappingGroups() && sd.span().isSubsetOf(host.activeMask());
+        domains[index(sd)] = state;
       }
       nextBalance[cpu] = jiffies;
       maxIdleBalanceCostNs[cpu] = migrationCostFloorNs();

@@ -55,6 +55,15 @@ final class FindSrcGroup {
 
   private boolean inWalk;
 
+  /** Group sums kept across searches, or null (see {@link LoadBalancer#useGroupStatsCache}). */
+  GroupStatsCache groupStatsCache;
+
+  /** The search's groups all lie in {@code env->cpus} (set per search). */
+  private boolean wholeGroups;
+
+  /** Every cache hit is checked against a fresh scan (the engine's full invariant checks). */
+  boolean verifyGroupStatsCache;
+
   /**
    * Whether a walk's searches reuse the child level's sums for the local group (true); false makes
    * every search scan every CPU, for the differential test that compares both.
@@ -181,6 +190,7 @@ final class FindSrcGroup {
     boolean sgOverloaded = false;
     CpuMask idleMask = cpuState.idleMask();
     boolean whole = inWalk && reuseChildTotals && e.cpusWhole;
+    wholeGroups = e.cpusWhole && balancerState.domain(sd).groupsInActiveSpan;
     SchedDomain child = sd.child();
     boolean reuse = whole && child != null && held.domain == child && held.dstCpu == e.dstCpu;
     if (whole) {
@@ -252,8 +262,82 @@ final class FindSrcGroup {
       boolean localGroup,
       CpuMask idleMask,
       BalanceCost cost) {
+    GroupStatsCache cache = groupStatsCache;
+    if (cache == null || !(wholeGroups || sg.span().isSubsetOf(e.cpus))) {
+      int overloaded = scanGroup(e, sg, sgs, localGroup, idleMask, cost);
+      classifyGroup(e, sg, sgs, localGroup);
+      return overloaded;
+    }
     SchedDomain sd = e.sd;
-    boolean mainline = options.mainlineDeltas();
+    int mode =
+        GroupStatsCache.mode(
+            localGroup, sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY), e.idle != IdleType.NOT_IDLE);
+    int pct = sd.imbalancePct();
+    int entry = cache.find(sg, mode, pct);
+    int overloaded;
+    if (entry >= 0) {
+      sgs.reset();
+      overloaded = cache.copyTo(entry, sgs);
+      cost.cpusScanned += cache.scanned(entry);
+      if (verifyGroupStatsCache) {
+        verifyEntry(e, sg, sgs, overloaded, localGroup, idleMask, cache.scanned(entry));
+      }
+    } else {
+      long scannedBefore = cost.cpusScanned;
+      overloaded = scanGroup(e, sg, sgs, localGroup, idleMask, cost);
+      cache.fill(sg, mode, pct, sgs, overloaded, cost.cpusScanned - scannedBefore);
+    }
+    classifyGroup(e, sg, sgs, localGroup);
+    return overloaded;
+  }
+
+  /** A fresh scan must give what the cache gave: any difference is a missed change stamp. */
+  private void verifyEntry(
+      LbEnv e,
+      SchedGroup sg,
+      SgLbStats cached,
+      int cachedOverloaded,
+      boolean localGroup,
+      CpuMask idleMask,
+      long cachedScanned) {
+    BalanceCost scratch = new BalanceCost();
+    SgLbStats fresh = new SgLbStats();
+    int overloaded = scanGroup(e, sg, fresh, localGroup, idleMask, scratch);
+    if (overloaded != cachedOverloaded
+        || scratch.cpusScanned != cachedScanned
+        || fresh.groupLoad != cached.groupLoad
+        || fresh.groupUtil != cached.groupUtil
+        || fresh.groupRunnable != cached.groupRunnable
+        || fresh.sumNrRunning != cached.sumNrRunning
+        || fresh.sumHNrRunning != cached.sumHNrRunning
+        || fresh.idleCpus != cached.idleCpus
+        || fresh.groupMisfitTaskLoad != cached.groupMisfitTaskLoad
+        || fresh.groupCapacity != cached.groupCapacity
+        || fresh.minCapacity != cached.minCapacity
+        || fresh.maxCapacity != cached.maxCapacity) {
+      throw new IllegalStateException(
+          "group statistics cache is stale for group "
+              + sg.span().toCpuList()
+              + " of CPU "
+              + e.dstCpu
+              + "'s level "
+              + e.sd.level()
+              + ": a change of a CPU's balancing inputs did not reach GroupStamps");
+    }
+  }
+
+  /**
+   * The CPU loop of {@code update_sg_lb_stats()}: the group's sums over its CPUs in {@code
+   * env->cpus}, without the classification. Returns the overloaded bits.
+   */
+  private int scanGroup(
+      LbEnv e,
+      SchedGroup sg,
+      SgLbStats sgs,
+      boolean localGroup,
+      CpuMask idleMask,
+      BalanceCost cost) {
+    SchedDomain sd = e.sd;
     boolean asym = sd.hasFlag(SdFlags.SD_ASYM_CPUCAPACITY);
     int overloaded = 0;
     sgs.reset();
@@ -316,7 +400,6 @@ final class FindSrcGroup {
     sgs.groupCapacity = capacity;
     sgs.minCapacity = minCapacity == Long.MAX_VALUE ? 0 : minCapacity;
     sgs.maxCapacity = maxCapacity;
-    classifyGroup(e, sg, sgs, localGroup);
     return overloaded;
   }
 

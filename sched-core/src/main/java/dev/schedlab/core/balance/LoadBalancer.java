@@ -56,6 +56,8 @@ public final class LoadBalancer implements BalanceActions {
   private final ActiveBalance activeBalance;
   private final SchedBalanceDomains schedBalanceDomains;
   private final SchedBalanceNewidle schedBalanceNewidle;
+  private final FindSrcGroup findSrcGroup;
+  private final int capacitySlots;
 
   /**
    * A balancer over {@code host}'s machine and domains, which must not change for the balancer's
@@ -98,13 +100,15 @@ public final class LoadBalancer implements BalanceActions {
     DetachTasks detachTasks = new DetachTasks(host, options, costModel, stats, balancerState);
     this.activeBalance = new ActiveBalance(host, stats, balancerState, detachTasks);
     this.passes = new BalancePasses(passes, nrCpuIds, balancerState, activeBalance);
+    this.findSrcGroup = new FindSrcGroup(host, options, balancerState, new SdLbStats());
+    this.capacitySlots = domains.capacitySlotCount();
     SchedBalanceRq schedBalanceRq =
         new SchedBalanceRq(
             host,
             options,
             stats,
             balancerState,
-            new FindSrcGroup(host, options, balancerState, new SdLbStats()),
+            findSrcGroup,
             new FindSrcRq(host, options, this.passes),
             detachTasks,
             activeBalance);
@@ -114,6 +118,28 @@ public final class LoadBalancer implements BalanceActions {
     this.schedBalanceDomains =
         new SchedBalanceDomains(
             host, balancerState, this.passes, schedBalanceRq, schedBalanceNewidle);
+  }
+
+  /**
+   * Keeps each group's {@code update_sg_lb_stats()} sums across searches and reuses them while
+   * {@code stamps} shows no change in the group: the decisions, counters and reported costs are
+   * those of full scans (see {@link GroupStamps}). The host must call {@link
+   * GroupStamps#cpuChanged} at every change of what the scan reads, or searches go stale; with
+   * {@code verify} every reuse is checked against a fresh scan and a stale one throws {@link
+   * IllegalStateException}.
+   *
+   * @param stamps built from the host's domains
+   */
+  public void useGroupStatsCache(GroupStamps stamps, boolean verify) {
+    findSrcGroup.groupStatsCache =
+        new GroupStatsCache(Objects.requireNonNull(stamps), capacitySlots);
+    findSrcGroup.verifyGroupStatsCache = verify;
+  }
+
+  /** Group searches that reused kept statistics instead of scanning (0 without the cache). */
+  public long groupStatsReused() {
+    GroupStatsCache cache = findSrcGroup.groupStatsCache;
+    return cache == null ? 0 : cache.hits;
   }
 
   /** Counters sized for {@code domains}: every CPU id × the deepest domain chain. */

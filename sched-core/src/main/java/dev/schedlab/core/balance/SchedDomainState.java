@@ -14,6 +14,12 @@ final class SchedDomainState {
   static final int NEWIDLE_SUCCESS_INIT = 256;
   static final int NEWIDLE_RATIO_INIT = 512;
 
+  /**
+   * Every group of the domain lies in its span's active CPUs (groups that do not overlap, span all
+   * active), so a search with the whole {@code env->cpus} covers each group's span; fixed.
+   */
+  boolean groupsInActiveSpan;
+
   /** {@code sd->balance_interval}, ms. */
   int balanceIntervalMs;
 

@@ -1,5 +1,6 @@
 package dev.schedlab.core.engine;
 
+import dev.schedlab.core.balance.GroupStamps;
 import dev.schedlab.cpumask.DistributeCursor;
 import java.util.SplittableRandom;
 
@@ -199,8 +200,11 @@ final class CpuRunqueue {
   /** {@code rq->active_balance}. */
   boolean activeBalancePending;
 
-  /** {@code rq->misfit_task_load}. */
+  /** {@code rq->misfit_task_load}; set through {@link #setMisfitTaskLoad}. */
   long misfitTaskLoad;
+
+  /** The balancer's change stamps, told of every change of this CPU's balancing inputs. */
+  private final GroupStamps groupStamps;
 
   // schedstat cpu line.
   long schedCount;
@@ -218,18 +222,19 @@ final class CpuRunqueue {
   final DistributeCursor distributeCursor = new DistributeCursor();
 
   CpuRunqueue(int cpu, SplittableRandom rng) {
-    this(cpu, rng, new long[LB_ROW], 0);
+    this(cpu, rng, new long[LB_ROW], 0, GroupStamps.untracked(cpu + 1));
   }
 
   /**
    * @param lbRows the engine's balancing rows, {@link #LB_ROW} longs per CPU; this CPU's start at
    *     {@code rowBase}
    */
-  CpuRunqueue(int cpu, SplittableRandom rng, long[] lbRows, int rowBase) {
+  CpuRunqueue(int cpu, SplittableRandom rng, long[] lbRows, int rowBase, GroupStamps groupStamps) {
     this.cpu = cpu;
     this.rng = rng;
     this.lbRows = lbRows;
     this.rowBase = rowBase;
+    this.groupStamps = groupStamps;
   }
 
   /**
@@ -245,10 +250,33 @@ final class CpuRunqueue {
   void syncLbRow() {
     long[] rows = lbRows;
     int base = rowBase;
-    rows[base + LB_LOAD] = cfs.loadAvg;
-    rows[base + LB_RUNNABLE] = cfs.runnableAvg;
-    rows[base + LB_UTIL] = Math.max(cfs.utilAvg, utilEstSum);
+    long load = cfs.loadAvg;
+    long runnable = cfs.runnableAvg;
+    long util = Math.max(cfs.utilAvg, utilEstSum);
+    if (rows[base + LB_LOAD] == load
+        && rows[base + LB_RUNNABLE] == runnable
+        && rows[base + LB_UTIL] == util
+        && rows[base + LB_NR] == nr) {
+      return;
+    }
+    rows[base + LB_LOAD] = load;
+    rows[base + LB_RUNNABLE] = runnable;
+    rows[base + LB_UTIL] = util;
     rows[base + LB_NR] = nr;
+    groupStamps.cpuChanged(cpu);
+  }
+
+  /** Sets {@code rq->misfit_task_load}, stamping the change for the balancer. */
+  void setMisfitTaskLoad(long value) {
+    if (misfitTaskLoad != value) {
+      misfitTaskLoad = value;
+      groupStamps.cpuChanged(cpu);
+    }
+  }
+
+  /** {@code idle_cpu()} of this CPU changed: stamps it for the balancer. */
+  void idleChanged() {
+    groupStamps.cpuChanged(cpu);
   }
 
   /** Whether this CPU's balancing row holds what {@link #syncLbRow} would write. */

@@ -30,6 +30,14 @@ import java.util.List;
  */
 final class Engine implements Event.Handler, RunqueueUpcalls {
 
+  /**
+   * Whether the balancer keeps group statistics across searches ({@link
+   * LoadBalancer#useGroupStatsCache}); results are the same either way. The system property {@code
+   * schedlab.groupStatsCache=false} turns it off, to time the difference.
+   */
+  static volatile boolean groupStatsCache =
+      !"false".equals(System.getProperty("schedlab.groupStatsCache"));
+
   final EngineSetup setup;
   final EngineContext ctx;
   final TickSched tick;
@@ -100,6 +108,9 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
             setup.balancer(),
             setup.costModel(),
             LoadBalancer.newStats(domains));
+    if (groupStatsCache) {
+      balancer.useGroupStatsCache(ctx.groupStamps, options.checkInvariants());
+    }
     if (options.spreadBalanceStamps()) {
       balancer.spreadBalanceStamps(ctx.random.balanceStamps());
     }

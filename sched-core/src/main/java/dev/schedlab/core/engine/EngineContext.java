@@ -2,6 +2,7 @@ package dev.schedlab.core.engine;
 
 import dev.schedlab.core.balance.BalanceCostModel;
 import dev.schedlab.core.balance.BalancerOptions;
+import dev.schedlab.core.balance.GroupStamps;
 import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.cpumask.MutableCpuMask;
@@ -38,6 +39,9 @@ final class EngineContext {
    * CpuRunqueue#syncLbRow}).
    */
   final long[] lbRows;
+
+  /** Change stamps of the balancing inputs: every CPU's row, idleness and misfit load. */
+  final GroupStamps groupStamps;
 
   final List<Task> tasks = new ArrayList<>();
   final EngineStatistics stats;
@@ -79,8 +83,10 @@ final class EngineContext {
     this.random = new RandomStreams(setup.seed(), nrCpuIds);
     this.rqs = new CpuRunqueue[nrCpuIds];
     this.lbRows = new long[CpuRunqueue.LB_ROW * nrCpuIds];
+    this.groupStamps = new GroupStamps(domains);
     for (int cpu = 0; cpu < nrCpuIds; cpu++) {
-      rqs[cpu] = new CpuRunqueue(cpu, random.cpu(cpu), lbRows, CpuRunqueue.LB_ROW * cpu);
+      rqs[cpu] =
+          new CpuRunqueue(cpu, random.cpu(cpu), lbRows, CpuRunqueue.LB_ROW * cpu, groupStamps);
     }
     this.stats = new EngineStatistics(nrCpuIds, domains.maxLevels(), topology.cpuCount());
     this.nohzIdleMask = CpuMasks.mutable(nrCpuIds);

@@ -118,6 +118,7 @@ final class EngineState implements CpuStateView {
       return;
     }
     idleEpoch++;
+    rqs[cpu].idleChanged();
     int[] others = siblings[cpu];
     if (idle) {
       idleCpus.set(cpu);

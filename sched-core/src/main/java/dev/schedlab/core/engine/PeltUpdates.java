@@ -140,15 +140,15 @@ final class PeltUpdates {
     }
     Task task = rq.curr;
     if (task == null || task.nrAllowed == 1) {
-      rq.misfitTaskLoad = 0;
+      rq.setMisfitTaskLoad(0);
       return;
     }
     long util = Math.max(task.avg.utilAvg, task.utilEst);
     if (util * 1280 < (long) topology.capacity(rq.cpu) * 1024
         || topology.capacity(rq.cpu) >= topology.maxCapacity()) {
-      rq.misfitTaskLoad = 0;
+      rq.setMisfitTaskLoad(0);
     } else {
-      rq.misfitTaskLoad = Math.max(1, taskHLoad(task));
+      rq.setMisfitTaskLoad(Math.max(1, taskHLoad(task)));
     }
   }
 }

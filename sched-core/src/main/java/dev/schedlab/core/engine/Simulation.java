@@ -36,6 +36,11 @@ public final class Simulation {
     return this;
   }
 
+  /** The engine, for tests of its parts. */
+  Engine engine() {
+    return engine;
+  }
+
   /**
    * Runs the simulation to its end and returns what it measured.
    *

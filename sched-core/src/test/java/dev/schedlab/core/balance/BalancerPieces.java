@@ -114,6 +114,18 @@ final class BalancerPieces {
     return newidle.newidleBalance(cpu, cost);
   }
 
+  /**
+   * Switches on the group statistics cache, every reuse checked against a fresh scan; the host
+   * stamps its migrations from now on. Returns the cache.
+   */
+  GroupStatsCache useGroupStatsCache() {
+    host.stamps = new GroupStamps(host.domains);
+    findSrcGroup.groupStatsCache =
+        new GroupStatsCache(host.stamps, host.domains.capacitySlotCount());
+    findSrcGroup.verifyGroupStatsCache = true;
+    return findSrcGroup.groupStatsCache;
+  }
+
   void addNrRunning(int previousNrRunning, int nrRunning) {
     state.addNrRunning(previousNrRunning, nrRunning);
   }

@@ -68,7 +68,7 @@ final class ChildTotalsReuseTest {
     return withReuse.findSrcGroup.childTotalsReused;
   }
 
-  private static int walk(BalancerPieces balancer, int cpu, int kind) {
+  static int walk(BalancerPieces balancer, int cpu, int kind) {
     BalanceCost cost = new BalanceCost();
     switch (kind) {
       case 0:
@@ -83,7 +83,7 @@ final class ChildTotalsReuseTest {
   }
 
   /** Random tasks: 0-3 per CPU, random load/util/runnable, some pinned to two CPUs, misfits. */
-  private static void populate(FakeHost host, SplittableRandom random) {
+  static void populate(FakeHost host, SplittableRandom random) {
     int nrCpus = host.topology.nrCpuIds();
     host.setNowMs(1000 + random.nextInt(1000));
     for (int cpu = 0; cpu < nrCpus; cpu++) {
@@ -106,7 +106,7 @@ final class ChildTotalsReuseTest {
   }
 
   /** Everything a walk can change that the two sides must agree on. */
-  private static List<Object> fingerprint(BalancerPieces balancer) {
+  static List<Object> fingerprint(BalancerPieces balancer) {
     List<Object> out = new ArrayList<>();
     FakeHost host = balancer.host;
     LbStats stats = balancer.stats();

@@ -57,6 +57,10 @@ final class FakeHost implements BalanceHost {
   final long[] fixedRunnable;
   final int[] blockedAverageUpdates;
   final List<int[]> migrations = new ArrayList<>();
+
+  /** Told of each migration's two CPUs when set (a balancer with the group statistics cache). */
+  GroupStamps stamps;
+
   final List<int[]> activeBalanceRequests = new ArrayList<>();
   final boolean[] activeBalancePending;
   final Deque<Integer> randomValues = new ArrayDeque<>();
@@ -299,6 +303,10 @@ final class FakeHost implements BalanceHost {
     }
     keepRunningAtHead(dstCpu);
     migrations.add(new int[] {taskId, src, dstCpu, level});
+    if (stamps != null) {
+      stamps.cpuChanged(src);
+      stamps.cpuChanged(dstCpu);
+    }
   }
 
   @Override
