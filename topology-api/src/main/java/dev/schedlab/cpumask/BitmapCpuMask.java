@@ -473,7 +473,7 @@ abstract sealed class BitmapCpuMask implements CpuMask
   @Override
   public final boolean contentEquals(CpuMask other) {
     checkSameWidth(other);
-    return sameWords(other);
+    return other == this || sameWords(other);
   }
 
   private boolean sameWords(CpuMask other) {

@@ -1,5 +1,6 @@
 package dev.schedlab.core.balance;
 
+import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.view.CpuStateView;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
@@ -74,14 +75,26 @@ final class BalancerState {
       chains[cpu] = sched.domains(cpu).toArray(new SchedDomain[0]);
       for (SchedDomain sd : chains[cpu]) {
         SchedDomainState state = new SchedDomainState(sd.initialBalanceIntervalMs(), jiffies, now);
-        state.groupsInActiveSpan =
-            !sd.hasOverlappingGroups() && sd.span().isSubsetOf(host.activeMask());
+        state.groupsInActiveSpan = groupsInActiveSpan(sd, host.activeMask());
         domains[index(sd)] = state;
       }
       nextBalance[cpu] = jiffies;
       maxIdleBalanceCostNs[cpu] = migrationCostFloorNs();
     }
     this.sgcImbalance = new boolean[Math.max(1, sched.capacitySlotCount())];
+  }
+
+  /** Whether every group of {@code sd} lies in its span's active CPUs. */
+  private static boolean groupsInActiveSpan(SchedDomain sd, CpuMask active) {
+    if (!sd.span().isSubsetOf(active)) {
+      return false;
+    }
+    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
+      if (!sd.group(g).span().isSubsetOf(sd.span())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Tick rate of the host. */

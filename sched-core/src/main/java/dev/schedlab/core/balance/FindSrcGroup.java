@@ -10,7 +10,6 @@ import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedGroup;
 import dev.schedlab.topology.domain.SdFlags;
-import java.util.List;
 
 /**
  * The busiest group and the imbalance of one balancing attempt: {@code
@@ -186,7 +185,6 @@ final class FindSrcGroup {
   private void updateSdLbStats(LbEnv e, BalanceCost cost) {
     SchedDomain sd = e.sd;
     sds.init();
-    e.dstCoreIdle = !cpuState.smtActive() || cpuState.isCoreIdle(e.dstCpu);
     boolean sgOverloaded = false;
     CpuMask idleMask = cpuState.idleMask();
     boolean whole = inWalk && reuseChildTotals && e.cpusWhole;
@@ -197,9 +195,8 @@ final class FindSrcGroup {
       building.reset();
     }
     int groupWeights = 0;
-    List<SchedGroup> groups = sd.groups();
-    for (int g = 0, n = groups.size(); g < n; g++) {
-      SchedGroup sg = groups.get(g);
+    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
+      SchedGroup sg = sd.group(g);
       boolean localGroup = sg.span().test(e.dstCpu);
       SgLbStats sgs = localGroup ? sds.localStat : groupStat;
       if (localGroup) {
@@ -446,7 +443,7 @@ final class FindSrcGroup {
         && sgs.groupType == GroupType.MISFIT_TASK
         && (!capacityGreater(dstCapacity, sgs.maxCapacity)
             || sds.localStat.groupType != GroupType.HAS_SPARE
-            || (mainline && !e.dstCoreIdle))) {
+            || (mainline && !dstCoreIdle(e)))) {
       return false;
     }
     if (mainline && asym && biggerCpusNotFullyUsed(sgs, dstCapacity)) {
@@ -500,6 +497,15 @@ final class FindSrcGroup {
         throw new AssertionError(sgs.groupType);
     }
     return mainline || !asym || !biggerCpusNotFullyUsed(sgs, dstCapacity);
+  }
+
+  /**
+   * [ML] {@code env->dst_core_idle}: dst's core has no busy CPU (always with SMT off). The kernel
+   * sets it at the start of {@code update_sd_lb_stats()}; nothing changes during a search, so it is
+   * computed only where it is read.
+   */
+  private boolean dstCoreIdle(LbEnv e) {
+    return !cpuState.smtActive() || cpuState.isCoreIdle(e.dstCpu);
   }
 
   /** The {@code group_fully_busy} tie-break: higher avg_load; on a tie keep an SMT busiest. */

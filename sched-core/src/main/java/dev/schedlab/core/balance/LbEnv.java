@@ -58,9 +58,6 @@ final class LbEnv {
    */
   boolean cpusWhole;
 
-  /** [ML] {@code env->dst_core_idle}. */
-  boolean dstCoreIdle;
-
   /** Set by {@code can_migrate_task()} when it let a cache-hot task go ({@code sched_task_hot}). */
   boolean taskHot;
 
@@ -82,7 +79,6 @@ final class LbEnv {
     loopMax = 0;
     loopBreak = SCHED_NR_MIGRATE_BREAK;
     newDstCpu = -1;
-    dstCoreIdle = false;
     taskHot = false;
     cpusWhole = false;
   }

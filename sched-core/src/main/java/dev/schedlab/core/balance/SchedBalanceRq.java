@@ -289,18 +289,30 @@ final class SchedBalanceRq {
     }
     SchedDomain sd = e.sd;
     SchedGroup local = sd.localGroup();
-    swbCpus.copyFrom(local.balanceMask());
     boolean coreRule =
         options.idleCoreBalanceCpu()
             && !sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)
             && (!options.mainlineDeltas() || cpuState.smtActive());
+    if (!coreRule) {
+      // No sibling is ever dropped, so the balance mask itself is walked: no copy.
+      CpuMask balanceMask = local.balanceMask();
+      for (int cpu = balanceMask.firstAnd(cpus);
+          cpu != NO_CPU;
+          cpu = balanceMask.nextAnd(cpu, cpus)) {
+        if (cpuState.isIdle(cpu)) {
+          return cpu == e.dstCpu;
+        }
+      }
+      return local.groupBalanceCpu() == e.dstCpu;
+    }
+    swbCpus.copyFrom(local.balanceMask());
     int idleSmt = NO_CPU;
     // The cursor reads the live mask, so siblings dropped below are not visited.
     for (int cpu = swbCpus.firstAnd(cpus); cpu != NO_CPU; cpu = swbCpus.nextAnd(cpu, cpus)) {
       if (!cpuState.isIdle(cpu)) {
         continue;
       }
-      if (coreRule && !cpuState.isCoreIdle(cpu)) {
+      if (!cpuState.isCoreIdle(cpu)) {
         if (idleSmt == NO_CPU) {
           idleSmt = cpu;
         }

@@ -15,8 +15,8 @@ final class SchedDomainState {
   static final int NEWIDLE_RATIO_INIT = 512;
 
   /**
-   * Every group of the domain lies in its span's active CPUs (groups that do not overlap, span all
-   * active), so a search with the whole {@code env->cpus} covers each group's span; fixed.
+   * Every group of the domain lies in its span's active CPUs, so a search with the whole {@code
+   * env->cpus} covers each group's span (overlapping NUMA groups may reach beyond it); fixed.
    */
   boolean groupsInActiveSpan;
 

@@ -9,7 +9,6 @@ import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 import dev.schedlab.topology.domain.SchedGroup;
 import dev.schedlab.topology.domain.SdFlags;
-import java.util.List;
 
 /**
  * The fork and exec slow path of {@code select_task_rq_fair()}: {@code
@@ -161,9 +160,8 @@ final class FindDstCpu {
     idlest.groupType = GroupType.OVERLOADED;
     idlest.avgLoad = Long.MAX_VALUE;
     idlest.idleCpus = -1;
-    List<SchedGroup> groups = sd.groups();
-    for (int g = 0; g < groups.size(); g++) {
-      SchedGroup group = groups.get(g);
+    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
+      SchedGroup group = sd.group(g);
       if (!group.span().intersects(p.allowed)) {
         continue;
       }

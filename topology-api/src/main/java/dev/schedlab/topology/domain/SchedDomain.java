@@ -34,6 +34,12 @@ public final class SchedDomain {
   private final boolean overlap;
   private final List<SchedGroup> groups;
 
+  /**
+   * {@link #groups} as an array: the list is one of several classes (shared, rotated, overlapping),
+   * which makes {@code List.get} a megamorphic call on the balancer's hottest loop.
+   */
+  private final SchedGroup[] groupArray;
+
   /** The CPU's whole chain, bottom-up; shared by all its domains and filled before publication. */
   private final SchedDomain[] chain;
 
@@ -69,6 +75,7 @@ public final class SchedDomain {
     this.imbNumaNr = imbNumaNr;
     this.overlap = overlap;
     this.groups = groups;
+    this.groupArray = groups.toArray(new SchedGroup[0]);
     this.chain = chain;
   }
 
@@ -213,12 +220,20 @@ public final class SchedDomain {
 
   /** {@code sd->groups}: the group holding this CPU. */
   public SchedGroup localGroup() {
-    return groups.get(0);
+    return groupArray[0];
   }
 
   /** The number of groups. */
   public int nrGroups() {
-    return groups.size();
+    return groupArray.length;
+  }
+
+  /**
+   * Group {@code index} of {@link #groups()}, {@code 0 <= index < nrGroups()}; the same group as
+   * {@code groups().get(index)}, read from an array.
+   */
+  public SchedGroup group(int index) {
+    return groupArray[index];
   }
 
   @Override
