@@ -106,6 +106,33 @@ final class FindSrcGroup {
     held.domain = null;
   }
 
+  /** Longs of {@link #heldTotals}. */
+  static final int HELD_TOTALS = 11;
+
+  /** Whether a search over a whole span now would keep its sums for the next level. */
+  boolean keepsTotals() {
+    return inWalk && reuseChildTotals;
+  }
+
+  /**
+   * Copies the sums the last search kept, if it was {@code sd}'s for {@code dstCpu}, into {@code
+   * into[at .. at + HELD_TOTALS)}; returns whether it was.
+   */
+  boolean heldTotals(SchedDomain sd, int dstCpu, long[] into, int at) {
+    if (held.domain != sd || held.dstCpu != dstCpu) {
+      return false;
+    }
+    held.copyTo(into, at);
+    return true;
+  }
+
+  /** Keeps sums copied by {@link #heldTotals} as {@code sd}'s search for {@code dstCpu} would. */
+  void restoreHeldTotals(SchedDomain sd, int dstCpu, long[] from, int at) {
+    held.copyFrom(from, at);
+    held.domain = sd;
+    held.dstCpu = dstCpu;
+  }
+
   /** A task moved or was asked to move, or {@code env->cpus} shrank: the held sums are stale. */
   void forgetChildTotals() {
     held.domain = null;
@@ -705,6 +732,34 @@ final class FindSrcGroup {
       maxCapacity = Math.max(maxCapacity, sgs.maxCapacity);
       scanned += cpusScanned;
       nrOverloaded |= overloaded;
+    }
+
+    void copyTo(long[] into, int at) {
+      into[at] = load;
+      into[at + 1] = util;
+      into[at + 2] = runnable;
+      into[at + 3] = nrRunning;
+      into[at + 4] = hNrRunning;
+      into[at + 5] = idleCpus;
+      into[at + 6] = capacity;
+      into[at + 7] = minCapacity;
+      into[at + 8] = maxCapacity;
+      into[at + 9] = scanned;
+      into[at + 10] = nrOverloaded ? 1 : 0;
+    }
+
+    void copyFrom(long[] from, int at) {
+      load = from[at];
+      util = from[at + 1];
+      runnable = from[at + 2];
+      nrRunning = (int) from[at + 3];
+      hNrRunning = (int) from[at + 4];
+      idleCpus = (int) from[at + 5];
+      capacity = from[at + 6];
+      minCapacity = from[at + 7];
+      maxCapacity = from[at + 8];
+      scanned = from[at + 9];
+      nrOverloaded = from[at + 10] != 0;
     }
 
     /** The raw fields of a reset {@code sgs}, as the CPU loop would have left them. */

@@ -57,6 +57,7 @@ public final class LoadBalancer implements BalanceActions {
   private final SchedBalanceDomains schedBalanceDomains;
   private final SchedBalanceNewidle schedBalanceNewidle;
   private final FindSrcGroup findSrcGroup;
+  private final SchedBalanceRq schedBalanceRq;
   private final int capacitySlots;
 
   /**
@@ -102,7 +103,7 @@ public final class LoadBalancer implements BalanceActions {
     this.passes = new BalancePasses(passes, nrCpuIds, balancerState, activeBalance);
     this.findSrcGroup = new FindSrcGroup(host, options, balancerState, new SdLbStats());
     this.capacitySlots = domains.capacitySlotCount();
-    SchedBalanceRq schedBalanceRq =
+    this.schedBalanceRq =
         new SchedBalanceRq(
             host,
             options,
@@ -122,11 +123,12 @@ public final class LoadBalancer implements BalanceActions {
 
   /**
    * Keeps each group's {@code update_sg_lb_stats()} sums across searches and reuses them while
-   * {@code stamps} shows no change in the group: the decisions, counters and reported costs are
-   * those of full scans (see {@link GroupStamps}). The host must call {@link
-   * GroupStamps#cpuChanged} at every change of what the scan reads, or searches go stale; with
-   * {@code verify} every reuse is checked against a fresh scan and a stale one throws {@link
-   * IllegalStateException}.
+   * {@code stamps} shows no change in the group, and replays an SMT domain's periodic attempt that
+   * found no busiest group while nothing it read changed ({@link BalancedPassMemo}): the decisions,
+   * counters and reported costs are those of full scans (see {@link GroupStamps}). The host must
+   * call {@link GroupStamps#cpuChanged} at every change of what the scan reads, or searches go
+   * stale; with {@code verify} every reuse is checked against a fresh scan and every replay against
+   * a full attempt, and a stale one throws {@link IllegalStateException}.
    *
    * @param stamps built from the host's domains
    */
@@ -134,12 +136,21 @@ public final class LoadBalancer implements BalanceActions {
     findSrcGroup.groupStatsCache =
         new GroupStatsCache(Objects.requireNonNull(stamps), capacitySlots);
     findSrcGroup.verifyGroupStatsCache = verify;
+    schedBalanceRq.memo =
+        new BalancedPassMemo(stamps, balancerState.sgcImbalance, topology.nrCpuIds());
+    schedBalanceRq.verifyMemo = verify;
   }
 
   /** Group searches that reused kept statistics instead of scanning (0 without the cache). */
   public long groupStatsReused() {
     GroupStatsCache cache = findSrcGroup.groupStatsCache;
     return cache == null ? 0 : cache.hits;
+  }
+
+  /** SMT attempts replayed as balanced without a search (0 without the cache). */
+  public long balancedAttemptsReplayed() {
+    BalancedPassMemo memo = schedBalanceRq.memo;
+    return memo == null ? 0 : memo.replays;
   }
 
   /** Counters sized for {@code domains}: every CPU id × the deepest domain chain. */

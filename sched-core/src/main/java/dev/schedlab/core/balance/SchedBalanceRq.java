@@ -56,6 +56,12 @@ final class SchedBalanceRq {
   /** {@code should_we_balance_tmpmask}. */
   private final MutableCpuMask swbCpus;
 
+  /** Replays of balanced SMT attempts, or null (see {@link LoadBalancer#useGroupStatsCache}). */
+  BalancedPassMemo memo;
+
+  /** Every replay is checked against a full attempt (the engine's full invariant checks). */
+  boolean verifyMemo;
+
   /** {@code sched_balance_running}: an {@code SD_SERIALIZE} domain is being balanced. */
   private boolean balanceRunning;
 
@@ -112,6 +118,17 @@ final class SchedBalanceRq {
     SchedDomainState sdState = balancerState.domain(sd);
     int level = sd.level();
     SchedDomain parent = sd.parent();
+    BalancedPassMemo m = memo;
+    boolean memoApplies = m != null && BalancedPassMemo.applies(sd, idle);
+    int memoEntry = -1;
+    if (memoApplies) {
+      memoEntry = m.find(thisCpu, sd, idle, cpuState.smtActive(), findSrcGroup.keepsTotals());
+      if (memoEntry >= 0 && !verifyMemo) {
+        replayBalanced(thisCpu, sd, idle, cost, sdState, memoEntry);
+        return 0;
+      }
+    }
+    long scannedBefore = cost.cpusScanned;
     LbEnv e = prepareEnv(thisCpu, sd, idle);
     MutableCpuMask cpus = e.cpus;
     cost.domainsBalanced++;
@@ -255,8 +272,81 @@ final class SchedBalanceRq {
     if (needUnlock) {
       balanceRunning = false;
     }
+    if (memoApplies) {
+      rememberAttempt(thisCpu, sd, idle, e, outcome, cost.cpusScanned - scannedBefore, memoEntry);
+    }
     host.balanceAttempt(thisCpu, sd, idle, outcome, moved, src);
     return moved;
+  }
+
+  /**
+   * Records an attempt that found no busiest group on the whole span for {@link BalancedPassMemo},
+   * or forgets the CPU's entry; when verifying, first checks that an attempt the memo would have
+   * replayed ({@code memoEntry >= 0}) came out as the replay says.
+   */
+  private void rememberAttempt(
+      int thisCpu,
+      SchedDomain sd,
+      IdleType idle,
+      LbEnv e,
+      BalanceOutcome outcome,
+      long scanned,
+      int memoEntry) {
+    boolean balanced =
+        outcome == BalanceOutcome.NO_BUSIEST_GROUP
+            && e.cpusWhole
+            && (e.flags & LBF_ALL_PINNED) == 0;
+    boolean misfit = e.migrationType == MigrationType.MISFIT;
+    if (memoEntry >= 0) {
+      memo.checked++;
+    }
+    if (memoEntry >= 0
+        && !(balanced && memo.sameAs(memoEntry, misfit, scanned, sd, thisCpu, findSrcGroup))) {
+      throw new IllegalStateException(
+          "balanced-attempt memo is stale for CPU "
+              + thisCpu
+              + "'s level "
+              + sd.level()
+              + " ("
+              + outcome
+              + "): something the attempt reads changed without a GroupStamps stamp");
+    }
+    if (balanced) {
+      memo.record(thisCpu, sd, idle, cpuState.smtActive(), misfit, scanned, findSrcGroup);
+    } else {
+      memo.forget(thisCpu, idle);
+    }
+  }
+
+  /**
+   * An attempt {@link BalancedPassMemo} knows finds no busiest group: every counter, flag, interval
+   * and cost moves as in the {@code out_balanced} exit of the attempt it replays.
+   */
+  private void replayBalanced(
+      int thisCpu,
+      SchedDomain sd,
+      IdleType idle,
+      BalanceCost cost,
+      SchedDomainState sdState,
+      int entry) {
+    int level = sd.level();
+    cost.domainsBalanced++;
+    cost.cpusScanned += memo.scanned(entry);
+    memo.restoreTotals(entry, sd, thisCpu, findSrcGroup);
+    stats.incrementLb(thisCpu, level, idle, LbField.COUNT);
+    stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYG);
+    stats.incrementLb(thisCpu, level, idle, LbField.BALANCED);
+    // No task was pinned: the parent's affinity flag is cleared.
+    balancerState.sgcImbalance[sd.parent().localGroup().capacitySlot()] = false;
+    sdState.nrBalanceFailed = 0;
+    if (!memo.misfit(entry)) {
+      int interval = sdState.balanceIntervalMs;
+      if (interval < sd.maxIntervalMs()) {
+        sdState.balanceIntervalMs = interval * 2;
+      }
+    }
+    memo.replays++;
+    host.balanceAttempt(thisCpu, sd, idle, BalanceOutcome.NO_BUSIEST_GROUP, 0, NO_CPU);
   }
 
   /**

@@ -126,6 +126,17 @@ final class BalancerPieces {
     return findSrcGroup.groupStatsCache;
   }
 
+  /**
+   * Switches on the cache as above and the balanced-attempt memo; with {@code verify} an attempt it
+   * would replay runs in full and is checked against the replay instead. Returns the memo.
+   */
+  BalancedPassMemo useBalancedPassMemo(boolean verify) {
+    useGroupStatsCache();
+    rq.memo = new BalancedPassMemo(host.stamps, state.sgcImbalance, host.topology.nrCpuIds());
+    rq.verifyMemo = verify;
+    return rq.memo;
+  }
+
   void addNrRunning(int previousNrRunning, int nrRunning) {
     state.addNrRunning(previousNrRunning, nrRunning);
   }

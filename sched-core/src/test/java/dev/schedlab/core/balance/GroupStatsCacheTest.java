@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedGroup;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,88 @@ final class GroupStatsCacheTest {
     }
     // The cached side must actually have reused sums, or the comparison proves nothing.
     assertThat(hits).isPositive();
+  }
+
+  /**
+   * The balanced-attempt memo changes nothing either: three identical hosts, one plain, one
+   * replaying, one checking each would-be replay against a full attempt, agree after every walk on
+   * everything but the last search's scratch statistics (which a replay leaves as they were).
+   */
+  @Test
+  void memo_randomWalks_matchFullAttempts() {
+    long replays = 0;
+    long checked = 0;
+    for (int seed = 0; seed < 120; seed++) {
+      String shape = SHAPES[seed % SHAPES.length];
+      FakeHost[] hosts = {FakeHost.of(shape), FakeHost.of(shape), FakeHost.of(shape)};
+      BalancerPieces[] sides = new BalancerPieces[3];
+      BalancerOptions options = BalancerOptions.defaults().withNiRandom(false);
+      for (int i = 0; i < 3; i++) {
+        ChildTotalsReuseTest.populate(hosts[i], new SplittableRandom(seed));
+        sides[i] = hosts[i].balancer(options);
+        sides[i].addNrRunning(1, 2);
+      }
+      BalancedPassMemo replaying = sides[1].useBalancedPassMemo(false);
+      BalancedPassMemo checking = sides[2].useBalancedPassMemo(true);
+      SplittableRandom setup = new SplittableRandom(seed);
+      int nrCpus = hosts[0].topology.nrCpuIds();
+      for (int round = 0; round < 6; round++) {
+        long ms = 1 + setup.nextInt(40);
+        for (FakeHost host : hosts) {
+          host.advanceMs(ms);
+        }
+        for (int k = 0; k < nrCpus; k++) {
+          int cpu = setup.nextInt(nrCpus);
+          int kind = hosts[0].cfsTasks.get(cpu).isEmpty() ? setup.nextInt(2) : 2 + setup.nextInt(2);
+          String where = "seed " + seed + " " + shape + " round " + round + " cpu " + cpu;
+          int moved = ChildTotalsReuseTest.walk(sides[0], cpu, kind);
+          List<Object> expected = withoutScratch(sides[0]);
+          for (int i = 1; i < 3; i++) {
+            assertThat(ChildTotalsReuseTest.walk(sides[i], cpu, kind)).as(where).isEqualTo(moved);
+            assertThat(withoutScratch(sides[i])).as(where + " side " + i).isEqualTo(expected);
+          }
+        }
+      }
+      replays += replaying.replays;
+      checked += checking.checked;
+      assertThat(checking.replays).isZero();
+    }
+    assertThat(replays).as("attempts replayed").isPositive();
+    assertThat(checked).as("would-be replays checked").isEqualTo(replays);
+  }
+
+  /**
+   * A replay backs off from whatever interval the domain has now: here one reset to the minimum
+   * after the attempt it replays (as a newidle attempt that found a busiest CPU does).
+   */
+  @Test
+  void memo_replayDoublesAResetInterval() {
+    BalancerPieces[] sides = new BalancerPieces[2];
+    for (int i = 0; i < 2; i++) {
+      FakeHost host = FakeHost.of("1n1l2c2t");
+      host.addTask(1, FakeHost.CpusMask.all(host.topology));
+      sides[i] = host.balancer();
+    }
+    BalancedPassMemo memo = sides[1].useBalancedPassMemo(false);
+    for (BalancerPieces side : sides) {
+      SchedDomain smt = side.host.domains.domains(0).get(0);
+      side.schedBalanceRq(0, smt, IdleType.IDLE, new BalanceCost());
+      side.state.domain(smt).balanceIntervalMs = smt.minIntervalMs();
+      side.schedBalanceRq(0, smt, IdleType.IDLE, new BalanceCost());
+    }
+    assertThat(memo.replays).isEqualTo(1);
+    SchedDomain plainSmt = sides[0].host.domains.domains(0).get(0);
+    SchedDomain memoSmt = sides[1].host.domains.domains(0).get(0);
+    assertThat(sides[1].state.domain(memoSmt).balanceIntervalMs)
+        .isEqualTo(sides[0].state.domain(plainSmt).balanceIntervalMs)
+        .isEqualTo(2 * plainSmt.minIntervalMs());
+    assertThat(withoutScratch(sides[1])).isEqualTo(withoutScratch(sides[0]));
+  }
+
+  /** The fingerprint without its last three entries, the last search's scratch statistics. */
+  private static List<Object> withoutScratch(BalancerPieces balancer) {
+    List<Object> all = ChildTotalsReuseTest.fingerprint(balancer);
+    return all.subList(0, all.size() - 3);
   }
 
   @Test
