@@ -3,6 +3,7 @@ package dev.schedlab.core.balance;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedDomains;
 import dev.schedlab.topology.domain.SchedGroup;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -22,12 +23,16 @@ import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
  */
 public final class GroupStamps {
 
+  /** One stamp per group-capacity slot, and a last one no group reads (the padding's). */
   private final long[] stamps;
 
-  /** The slots of the groups containing CPU {@code c}: {@code slots[first[c] .. first[c + 1])}. */
-  private final int[] first;
-
+  /**
+   * The slots of the groups containing CPU {@code c}: {@code slots[c * width .. (c + 1) * width)},
+   * padded with the unread last stamp, so that every CPU's loop has the same length.
+   */
   private final int[] slots;
+
+  private final int width;
 
   /** Stamps for every group of {@code domains}. */
   public GroupStamps(SchedDomains domains) {
@@ -48,37 +53,38 @@ public final class GroupStamps {
         }
       }
     }
-    this.stamps = new long[domains.capacitySlotCount()];
-    this.first = new int[nr + 1];
-    int total = 0;
+    int padding = domains.capacitySlotCount();
+    this.stamps = new long[padding + 1];
+    int most = 0;
     for (int cpu = 0; cpu < nr; cpu++) {
-      first[cpu] = total;
-      total += slotsOfCpu[cpu].size();
+      most = Math.max(most, slotsOfCpu[cpu].size());
     }
-    first[nr] = total;
-    this.slots = new int[total];
+    this.width = most;
+    this.slots = new int[nr * most];
+    Arrays.fill(slots, padding);
     for (int cpu = 0; cpu < nr; cpu++) {
       int[] sorted = slotsOfCpu[cpu].toSortedArray();
-      System.arraycopy(sorted, 0, slots, first[cpu], sorted.length);
+      System.arraycopy(sorted, 0, slots, cpu * most, sorted.length);
     }
   }
 
-  private GroupStamps(int nrCpuIds) {
-    this.stamps = new long[0];
-    this.first = new int[nrCpuIds + 1];
+  private GroupStamps() {
+    this.stamps = new long[1];
     this.slots = new int[0];
+    this.width = 0;
   }
 
   /** Stamps that track no group, for a runqueue outside any balancer (tests). */
-  public static GroupStamps untracked(int nrCpuIds) {
-    return new GroupStamps(nrCpuIds);
+  public static GroupStamps untracked() {
+    return new GroupStamps();
   }
 
   /** Something {@code update_sg_lb_stats()} reads of {@code cpu} changed. */
   public void cpuChanged(int cpu) {
     long[] s = stamps;
-    for (int i = first[cpu], end = first[cpu + 1]; i < end; i++) {
-      s[slots[i]]++;
+    int[] of = slots;
+    for (int i = cpu * width, end = i + width; i < end; i++) {
+      s[of[i]]++;
     }
   }
 

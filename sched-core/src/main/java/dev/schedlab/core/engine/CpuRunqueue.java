@@ -222,7 +222,7 @@ final class CpuRunqueue {
   final DistributeCursor distributeCursor = new DistributeCursor();
 
   CpuRunqueue(int cpu, SplittableRandom rng) {
-    this(cpu, rng, new long[LB_ROW], 0, GroupStamps.untracked(cpu + 1));
+    this(cpu, rng, new long[LB_ROW], 0, GroupStamps.untracked());
   }
 
   /**
