@@ -8,6 +8,7 @@ import dev.schedlab.topology.domain.SchedDomain;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,37 +39,64 @@ final class ChildTotalsReuseTest {
   /** One scenario; returns how many searches of the reusing side took the child's sums. */
   private static long runScenario(int seed) {
     String shape = SHAPES[seed % SHAPES.length];
-    FakeHost a = FakeHost.of(shape);
-    FakeHost b = FakeHost.of(shape);
-    SplittableRandom setup = new SplittableRandom(seed);
-    populate(a, new SplittableRandom(seed));
-    populate(b, new SplittableRandom(seed));
-    BalancerOptions options = BalancerOptions.defaults().withNiRandom(false);
-    BalancerPieces withReuse = a.balancer(options);
-    BalancerPieces without = b.balancer(options);
+    BalancerPieces[] sides = populatedSides(seed, shape, 2);
+    BalancerPieces withReuse = sides[0];
+    BalancerPieces without = sides[1];
     without.findSrcGroup.reuseChildTotals = false;
-    withReuse.addNrRunning(1, 2);
-    without.addNrRunning(1, 2);
-    int nrCpus = a.topology.nrCpuIds();
-    for (int round = 0; round < 6; round++) {
-      long ms = 1 + setup.nextInt(40);
-      a.advanceMs(ms);
-      b.advanceMs(ms);
-      for (int k = 0; k < nrCpus; k++) {
-        int cpu = setup.nextInt(nrCpus);
-        int kind = a.cfsTasks.get(cpu).isEmpty() ? setup.nextInt(2) : 2 + setup.nextInt(2);
-        String where = "seed " + seed + " " + shape + " round " + round + " cpu " + cpu;
-        int movedA = walk(withReuse, cpu, kind);
-        int movedB = walk(without, cpu, kind);
-        assertThat(movedA).as(where).isEqualTo(movedB);
-        assertThat(fingerprint(withReuse)).as(where).isEqualTo(fingerprint(without));
-      }
-    }
+    compareWalks(seed, shape, sides, ChildTotalsReuseTest::fingerprint);
     assertThat(without.findSrcGroup.childTotalsReused).isZero();
     return withReuse.findSrcGroup.childTotalsReused;
   }
 
-  static int walk(BalancerPieces balancer, int cpu, int kind) {
+  /**
+   * {@code count} balancers (default options, NI_RANDOM off) over identical hosts populated from
+   * {@code seed} (see {@link #populate}).
+   */
+  static BalancerPieces[] populatedSides(int seed, String shape, int count) {
+    BalancerOptions options = BalancerOptions.defaults().withNiRandom(false);
+    BalancerPieces[] sides = new BalancerPieces[count];
+    for (int i = 0; i < count; i++) {
+      FakeHost host = FakeHost.of(shape);
+      populate(host, new SplittableRandom(seed));
+      sides[i] = host.balancer(options);
+      sides[i].addNrRunning(1, 2);
+    }
+    return sides;
+  }
+
+  /**
+   * Six rounds of random walks (newidle, periodic idle and busy) on random CPUs, the same on every
+   * side: after each walk every side must have moved what side 0 moved and show its {@code
+   * fingerprint}.
+   */
+  static void compareWalks(
+      int seed,
+      String shape,
+      BalancerPieces[] sides,
+      Function<BalancerPieces, List<Object>> fingerprint) {
+    SplittableRandom setup = new SplittableRandom(seed);
+    FakeHost first = sides[0].host;
+    int nrCpus = first.topology.nrCpuIds();
+    for (int round = 0; round < 6; round++) {
+      long ms = 1 + setup.nextInt(40);
+      for (BalancerPieces side : sides) {
+        side.host.advanceMs(ms);
+      }
+      for (int k = 0; k < nrCpus; k++) {
+        int cpu = setup.nextInt(nrCpus);
+        int kind = first.cfsTasks.get(cpu).isEmpty() ? setup.nextInt(2) : 2 + setup.nextInt(2);
+        String where = "seed " + seed + " " + shape + " round " + round + " cpu " + cpu;
+        int moved = walk(sides[0], cpu, kind);
+        List<Object> expected = fingerprint.apply(sides[0]);
+        for (int i = 1; i < sides.length; i++) {
+          assertThat(walk(sides[i], cpu, kind)).as(where + " side " + i).isEqualTo(moved);
+          assertThat(fingerprint.apply(sides[i])).as(where + " side " + i).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  private static int walk(BalancerPieces balancer, int cpu, int kind) {
     BalanceCost cost = new BalanceCost();
     switch (kind) {
       case 0:

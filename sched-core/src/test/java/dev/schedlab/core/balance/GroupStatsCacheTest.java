@@ -7,7 +7,6 @@ import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.domain.SchedDomain;
 import dev.schedlab.topology.domain.SchedGroup;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.junit.jupiter.api.Test;
 
@@ -28,34 +27,9 @@ final class GroupStatsCacheTest {
     long hits = 0;
     for (int seed = 0; seed < 120; seed++) {
       String shape = SHAPES[seed % SHAPES.length];
-      FakeHost a = FakeHost.of(shape);
-      FakeHost b = FakeHost.of(shape);
-      ChildTotalsReuseTest.populate(a, new SplittableRandom(seed));
-      ChildTotalsReuseTest.populate(b, new SplittableRandom(seed));
-      BalancerOptions options = BalancerOptions.defaults().withNiRandom(false);
-      BalancerPieces cached = a.balancer(options);
-      BalancerPieces plain = b.balancer(options);
-      GroupStatsCache cache = cached.useGroupStatsCache();
-      cached.addNrRunning(1, 2);
-      plain.addNrRunning(1, 2);
-      SplittableRandom setup = new SplittableRandom(seed);
-      int nrCpus = a.topology.nrCpuIds();
-      for (int round = 0; round < 6; round++) {
-        long ms = 1 + setup.nextInt(40);
-        a.advanceMs(ms);
-        b.advanceMs(ms);
-        for (int k = 0; k < nrCpus; k++) {
-          int cpu = setup.nextInt(nrCpus);
-          int kind = a.cfsTasks.get(cpu).isEmpty() ? setup.nextInt(2) : 2 + setup.nextInt(2);
-          String where = "seed " + seed + " " + shape + " round " + round + " cpu " + cpu;
-          assertThat(ChildTotalsReuseTest.walk(cached, cpu, kind))
-              .as(where)
-              .isEqualTo(ChildTotalsReuseTest.walk(plain, cpu, kind));
-          assertThat(ChildTotalsReuseTest.fingerprint(cached))
-              .as(where)
-              .isEqualTo(ChildTotalsReuseTest.fingerprint(plain));
-        }
-      }
+      BalancerPieces[] sides = ChildTotalsReuseTest.populatedSides(seed, shape, 2);
+      GroupStatsCache cache = sides[1].useGroupStatsCache();
+      ChildTotalsReuseTest.compareWalks(seed, shape, sides, ChildTotalsReuseTest::fingerprint);
       hits += cache.hits;
     }
     // The cached side must actually have reused sums, or the comparison proves nothing.
@@ -73,35 +47,10 @@ final class GroupStatsCacheTest {
     long checked = 0;
     for (int seed = 0; seed < 120; seed++) {
       String shape = SHAPES[seed % SHAPES.length];
-      FakeHost[] hosts = {FakeHost.of(shape), FakeHost.of(shape), FakeHost.of(shape)};
-      BalancerPieces[] sides = new BalancerPieces[3];
-      BalancerOptions options = BalancerOptions.defaults().withNiRandom(false);
-      for (int i = 0; i < 3; i++) {
-        ChildTotalsReuseTest.populate(hosts[i], new SplittableRandom(seed));
-        sides[i] = hosts[i].balancer(options);
-        sides[i].addNrRunning(1, 2);
-      }
+      BalancerPieces[] sides = ChildTotalsReuseTest.populatedSides(seed, shape, 3);
       BalancedPassMemo replaying = sides[1].useBalancedPassMemo(false);
       BalancedPassMemo checking = sides[2].useBalancedPassMemo(true);
-      SplittableRandom setup = new SplittableRandom(seed);
-      int nrCpus = hosts[0].topology.nrCpuIds();
-      for (int round = 0; round < 6; round++) {
-        long ms = 1 + setup.nextInt(40);
-        for (FakeHost host : hosts) {
-          host.advanceMs(ms);
-        }
-        for (int k = 0; k < nrCpus; k++) {
-          int cpu = setup.nextInt(nrCpus);
-          int kind = hosts[0].cfsTasks.get(cpu).isEmpty() ? setup.nextInt(2) : 2 + setup.nextInt(2);
-          String where = "seed " + seed + " " + shape + " round " + round + " cpu " + cpu;
-          int moved = ChildTotalsReuseTest.walk(sides[0], cpu, kind);
-          List<Object> expected = withoutScratch(sides[0]);
-          for (int i = 1; i < 3; i++) {
-            assertThat(ChildTotalsReuseTest.walk(sides[i], cpu, kind)).as(where).isEqualTo(moved);
-            assertThat(withoutScratch(sides[i])).as(where + " side " + i).isEqualTo(expected);
-          }
-        }
-      }
+      ChildTotalsReuseTest.compareWalks(seed, shape, sides, GroupStatsCacheTest::withoutScratch);
       replays += replaying.replays;
       checked += checking.checked;
       assertThat(checking.replays).isZero();
