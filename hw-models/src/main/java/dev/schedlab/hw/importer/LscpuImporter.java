@@ -140,7 +140,7 @@ public final class LscpuImporter {
         if (name.contains(":")) {
           compoundCache = c;
           compoundLevels = List.of(name.split(":"));
-        } else if (name.matches("L\\d[DU]?")) {
+        } else if (name.matches("L[1-9][DU]?")) {
           cacheCols.put(name.charAt(1) - '0', c);
         }
       }
@@ -181,7 +181,7 @@ public final class LscpuImporter {
           }
           for (int k = 0; k < ids.length; k++) {
             String level = compoundLevels.get(k).toUpperCase(Locale.ROOT);
-            if (level.matches("L\\d[DU]?")) {
+            if (level.matches("L[1-9][DU]?")) {
               row.caches.put(level.charAt(1) - '0', number(ids[k], level, line));
             }
           }

@@ -66,6 +66,18 @@ final class LscpuImporterTest {
     assertThat(t.isAsymmetricCapacity()).isTrue();
   }
 
+  /** "L0" is no cache level: such a column is ignored like any other unknown column. */
+  @Test
+  void levelZeroCacheColumn_isIgnored() {
+    ImportedTopology parsable = LscpuImporter.parse(PARSABLE.replace(",L1i,", ",L0,"), "p.txt");
+    assertThat(parsable.onlineCount()).isEqualTo(8);
+    assertThat(parsable.cacheCount(3)).isEqualTo(2);
+    ImportedTopology table =
+        LscpuImporter.parse(TABLE.replace("L1d:L1i:L2:L3", "L1d:L0:L2:L3"), "e.txt");
+    assertThat(table.onlineCount()).isEqualTo(6);
+    assertThat(table.cpu(2).clusterId()).isEqualTo(table.cpu(5).clusterId());
+  }
+
   @Test
   void table_sharedL2_becomesCluster() {
     ImportedTopology t = LscpuImporter.parse(TABLE, "e.txt");
