@@ -48,6 +48,9 @@ final class BalancedPassMemo {
 
   private final long[] totals;
 
+  /** The fresh attempt's span totals while {@link #sameAs} compares them. */
+  private final long[] scratchTotals = new long[TOTALS];
+
   /** Attempts replayed. */
   long replays;
 
@@ -91,17 +94,23 @@ final class BalancedPassMemo {
       return -1;
     }
     int at = entry * MAX_GROUPS;
-    int bits = 0;
     for (int g = 0, n = sd.nrGroups(); g < n; g++) {
-      int slot = sd.group(g).capacitySlot();
-      if (groupStamps[at + g] != stamps.stamp(slot)) {
+      if (groupStamps[at + g] != stamps.stamp(sd.group(g).capacitySlot())) {
         return -1;
       }
-      if (sgcImbalance[slot]) {
+    }
+    return imbalanceBits(sd) == imbalanceBits[entry] ? entry : -1;
+  }
+
+  /** Bit {@code g} set when group {@code g} of {@code sd} has {@code sgc->imbalance}. */
+  private int imbalanceBits(SchedDomain sd) {
+    int bits = 0;
+    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
+      if (sgcImbalance[sd.group(g).capacitySlot()]) {
         bits |= 1 << g;
       }
     }
-    return bits == imbalanceBits[entry] ? entry : -1;
+    return bits;
   }
 
   /** Records an attempt that found no busiest group. */
@@ -115,15 +124,10 @@ final class BalancedPassMemo {
       FindSrcGroup findSrcGroup) {
     int entry = entry(cpu, idle);
     int at = entry * MAX_GROUPS;
-    int bits = 0;
     for (int g = 0, n = sd.nrGroups(); g < n; g++) {
-      int slot = sd.group(g).capacitySlot();
-      groupStamps[at + g] = stamps.stamp(slot);
-      if (sgcImbalance[slot]) {
-        bits |= 1 << g;
-      }
+      groupStamps[at + g] = stamps.stamp(sd.group(g).capacitySlot());
     }
-    imbalanceBits[entry] = bits;
+    imbalanceBits[entry] = imbalanceBits(sd);
     smtActive[entry] = smtActiveNow;
     misfit[entry] = misfitType;
     scanned[entry] = cpusScanned;
@@ -159,7 +163,7 @@ final class BalancedPassMemo {
     if (misfit[entry] != misfitType || scanned[entry] != cpusScanned) {
       return false;
     }
-    long[] fresh = new long[TOTALS];
+    long[] fresh = scratchTotals;
     boolean freshHeld = f.heldTotals(sd, cpu, fresh, 0);
     if (freshHeld != held[entry]) {
       return false;

@@ -63,6 +63,11 @@ final class FindSrcGroup {
   /** Every cache hit is checked against a fresh scan (the engine's full invariant checks). */
   boolean verifyGroupStatsCache;
 
+  /** The fresh scan's statistics and cost while a hit is checked. */
+  private final SgLbStats verifyStat = new SgLbStats();
+
+  private final BalanceCost verifyCost = new BalanceCost();
+
   /**
    * Whether a walk's searches reuse the child level's sums for the local group (true); false makes
    * every search scan every CPU, for the differential test that compares both.
@@ -324,8 +329,9 @@ final class FindSrcGroup {
       boolean localGroup,
       CpuMask idleMask,
       long cachedScanned) {
-    BalanceCost scratch = new BalanceCost();
-    SgLbStats fresh = new SgLbStats();
+    BalanceCost scratch = verifyCost;
+    scratch.reset();
+    SgLbStats fresh = verifyStat;
     int overloaded = scanGroup(e, sg, fresh, localGroup, idleMask, scratch);
     if (overloaded != cachedOverloaded
         || scratch.cpusScanned != cachedScanned
