@@ -263,13 +263,12 @@ final class TaskProgress {
         other = memoryBoundCpus.nextAnd(other, nodeMask)) {
       resync(rqs[other]);
     }
-    if (home != node) {
-      // Tasks whose memory is on the same node but which run elsewhere share its controllers.
-      CpuMask homed = memoryHomes.cpusHomedOn(home);
-      for (int other = homed.first(); other != CpuMask.NO_CPU; other = homed.next(other)) {
-        if (other != cpu && !nodeMask.test(other)) {
-          resync(rqs[other]);
-        }
+    // Tasks whose memory is on the same home node but which run on other nodes share its
+    // controllers, also when this task runs at home.
+    CpuMask homed = memoryHomes.cpusHomedOn(home);
+    for (int other = homed.first(); other != CpuMask.NO_CPU; other = homed.next(other)) {
+      if (other != cpu && !nodeMask.test(other)) {
+        resync(rqs[other]);
       }
     }
     if (delta > 0) {

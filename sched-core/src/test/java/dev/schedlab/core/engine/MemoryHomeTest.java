@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.schedlab.cpumask.CpuMasks;
 import dev.schedlab.spi.PerfStateView;
+import dev.schedlab.spi.PerformanceModel;
 import dev.schedlab.spi.TaskControl;
 import dev.schedlab.spi.TaskProgram;
 import dev.schedlab.spi.TaskSpec;
 import dev.schedlab.spi.view.SchedPolicy;
 import dev.schedlab.spi.view.WorkClass;
+import dev.schedlab.topology.Topology;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -123,5 +125,76 @@ final class MemoryHomeTest {
     sim.advanceTo(20_000);
     assertThat(m.state).isEqualTo(TaskState.BLOCKED);
     assertThat(view.memoryBoundRunning(1)).isZero();
+  }
+
+  /**
+   * A task homed on node 0 but running on node 1 shares node 0's controllers with the tasks running
+   * at home there: when one of them starts memory-bound work, the engine asks the performance model
+   * again for the one away (the engine once re-asked only when the changing task itself ran away
+   * from its home, so the task away kept its old speed until its next timer).
+   */
+  @Test
+  void taskAwayFromHome_isReaskedWhenATaskAtHomeStartsMemoryWork() {
+    Topology topology = TestMachines.shape("2n1l2c1t");
+    EngineRun sim =
+        EngineFixture.on(TestMachines.hardware(topology, new HomeDemand()))
+            .tasks(
+                host -> {
+                  host.spawn(
+                      new TaskSpec(
+                          "away", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 2), WorkClass.MEMORY),
+                      spinThenMemory(100_000),
+                      2);
+                  host.spawn(
+                      new TaskSpec(
+                          "local", SchedPolicy.NORMAL, 0, CpuMasks.of(4, 0), WorkClass.MEMORY),
+                      spinThenMemory(1_000_000),
+                      0);
+                })
+            .build();
+    sim.advanceTo(50_000);
+    // Before its first memory access: its memory was placed on node 0 (as after a migration).
+    sim.task(0).memoryHomeNode = 0;
+    sim.advanceTo(500_000);
+    assertThat(sim.task(0).state).isEqualTo(TaskState.RUNNING);
+    assertThat(sim.rq(2).speed).isEqualTo(0.5);
+
+    sim.advanceTo(1_500_000);
+    assertThat(sim.perfView.workClass(sim.task(1).id)).isEqualTo(WorkClass.MEMORY);
+    assertThat(sim.perfView.memoryBoundHomedRunning(0)).isEqualTo(2);
+    assertThat(sim.rq(2).speed).isEqualTo(1.0 / 3);
+  }
+
+  /** Polls (compute work, no first touch) for {@code spinNs}, then does memory-bound work. */
+  private static TaskProgram spinThenMemory(long spinNs) {
+    return new TaskProgram() {
+      private int step;
+
+      @Override
+      public void next(TaskControl control) {
+        switch (step++) {
+          case 0 -> control.spin(spinNs);
+          case 1 -> control.run(100_000_000);
+          default -> control.block();
+        }
+      }
+    };
+  }
+
+  /** A memory-bound task runs at 1 / (1 + the memory-bound tasks running homed on its home). */
+  private static final class HomeDemand implements PerformanceModel {
+    @Override
+    public double speed(int cpu, int taskId, PerfStateView state) {
+      int home = state.memoryHomeNode(taskId);
+      if (state.workClass(taskId) != WorkClass.MEMORY || home < 0) {
+        return 1.0;
+      }
+      return 1.0 / (1 + state.memoryBoundHomedRunning(home));
+    }
+
+    @Override
+    public long nextSpeedChangeNs(int cpu, int taskId, PerfStateView state) {
+      return Long.MAX_VALUE;
+    }
   }
 }
