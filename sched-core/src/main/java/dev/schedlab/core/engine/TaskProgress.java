@@ -32,6 +32,9 @@ final class TaskProgress {
   /** {@code EngineOptions.retainShortIdleTick}: the idle governor keeps a history. */
   private final boolean retainShortIdleTick;
 
+  /** {@code EngineOptions.checkInvariants}: {@link #rearmEarly} verifies what it keeps. */
+  private final boolean checkInvariants;
+
   /** {@link EngineState#siblingsOf()}. */
   private final int[][] siblingsOf;
 
@@ -57,6 +60,7 @@ final class TaskProgress {
     this.topology = ctx.topology;
     this.performance = performance;
     this.retainShortIdleTick = ctx.options.retainShortIdleTick();
+    this.checkInvariants = ctx.options.checkInvariants();
     this.siblingsOf = ctx.state.siblingsOf();
     int nrCpuIds = topology.nrCpuIds();
     int[] nodes = topology.nodes();
@@ -99,11 +103,64 @@ final class TaskProgress {
           "performance model gave speed " + speed + " for task " + task.id + " on CPU " + rq.cpu);
     }
     rq.speed = speed;
-    rq.soloSpeed = siblingsOf[rq.cpu].length == 0 ? speed : soloSpeed(rq, task);
+    if (siblingsOf[rq.cpu].length == 0) {
+      rq.soloSpeed = speed;
+    } else {
+      rq.slowCause = siblingCause(rq.cpu);
+      soloView.target = rq.cpu;
+      rq.soloSpeed = performance.speed(rq.cpu, task.id, soloView);
+    }
     rq.nextSpeedChange = change > now ? change : Long.MAX_VALUE;
-    long completion = completionAt(rq, task, speed);
+    setTimer(rq, completionAt(rq, task, speed));
+  }
+
+  /**
+   * The CPU timer fired before both the step's completion and the next speed change: a {@link
+   * #steal} moved the completion later after the last arming (it leaves the timer early on
+   * purpose). Every change of what the {@link PerformanceModel} reads re-arms through {@link
+   * #armTimer}, and by the model's contract its speed does not change before {@code
+   * nextSpeedChangeNs} otherwise, so the speeds and the next change time stand: only the completion
+   * and the siblings' cause are recomputed, and the timer is armed again. With {@code
+   * check_invariants} the full recomputation runs and must agree.
+   */
+  void rearmEarly(CpuRunqueue rq) {
+    Task task = rq.curr;
+    if (checkInvariants) {
+      double speed = rq.speed;
+      double solo = rq.soloSpeed;
+      long change = rq.nextSpeedChange;
+      armTimer(rq);
+      if (rq.speed != speed || rq.soloSpeed != solo || rq.nextSpeedChange != change) {
+        throw new IllegalStateException(
+            "performance model changed its answer for task "
+                + task.id
+                + " on CPU "
+                + rq.cpu
+                + " before its announced next change with no state change: speed "
+                + speed
+                + " -> "
+                + rq.speed
+                + ", solo speed "
+                + solo
+                + " -> "
+                + rq.soloSpeed
+                + ", next change "
+                + change
+                + " -> "
+                + rq.nextSpeedChange);
+      }
+      return;
+    }
+    if (siblingsOf[rq.cpu].length != 0) {
+      rq.slowCause = siblingCause(rq.cpu);
+    }
+    setTimer(rq, completionAt(rq, task, rq.speed));
+  }
+
+  /** Records the step's completion and arms the timer at it or at the next speed change. */
+  private void setTimer(CpuRunqueue rq, long completion) {
     rq.completionTime = completion;
-    long when = Math.max(Math.min(completion, rq.nextSpeedChange), now);
+    long when = Math.max(Math.min(completion, rq.nextSpeedChange), ctx.now());
     if (when == rq.timerAt) {
       // The live timer already fires then (a resync that changed nothing).
       return;
@@ -117,18 +174,19 @@ final class TaskProgress {
   }
 
   /**
-   * {@code task}'s speed on {@code rq}'s CPU with every sibling idle and out of its qualification
-   * window, and (in {@code rq.slowCause}) what the siblings are doing now, the cause its slowdown
-   * is charged to until the next arming: a sibling running a task, then one running an ILB pass,
-   * one busy with other kernel work, one idle after an ILB pass (its qualification window), else
-   * other work's window.
+   * What the siblings of {@code cpu} are doing now, as a {@link LostWork} ordinal: the cause the
+   * running task's slowdown is charged to until the next arming (the solo speed, which {@link
+   * #armTimer} asks for with every sibling idle and out of its qualification window, is the speed
+   * the slowdown is measured against). A sibling running a task, then one running an ILB pass, one
+   * busy with other kernel work, one idle after an ILB pass (its qualification window), else other
+   * work's window.
    */
-  private double soloSpeed(CpuRunqueue rq, Task task) {
+  private int siblingCause(int cpu) {
     boolean siblingTask = false;
     boolean siblingIlb = false;
     boolean siblingOther = false;
     boolean afterIlb = false;
-    for (int sibling : siblingsOf[rq.cpu]) {
+    for (int sibling : siblingsOf[cpu]) {
       CpuRunqueue other = rqs[sibling];
       if (other.curr != null) {
         siblingTask = true;
@@ -142,17 +200,14 @@ final class TaskProgress {
         afterIlb = true;
       }
     }
-    rq.slowCause =
-        (siblingTask
-                ? LostWork.SIBLING_TASK
-                : siblingIlb
-                    ? LostWork.SIBLING_ILB
-                    : siblingOther
-                        ? LostWork.SIBLING_OTHER
-                        : afterIlb ? LostWork.SIBLING_ILB_QUALIFICATION : LostWork.SIBLING_OTHER)
-            .ordinal();
-    soloView.target = rq.cpu;
-    return performance.speed(rq.cpu, task.id, soloView);
+    return (siblingTask
+            ? LostWork.SIBLING_TASK
+            : siblingIlb
+                ? LostWork.SIBLING_ILB
+                : siblingOther
+                    ? LostWork.SIBLING_OTHER
+                    : afterIlb ? LostWork.SIBLING_ILB_QUALIFICATION : LostWork.SIBLING_OTHER)
+        .ordinal();
   }
 
   /** When {@code task}'s step completes at {@code speed}, after any pause. */
