@@ -212,10 +212,8 @@ final class CoreSchedule {
       } else {
         progress.armTimer(rq);
       }
-    } else if (ctx.now() < rq.nextSpeedChange) {
-      progress.rearmEarly(rq);
     } else {
-      progress.armTimer(rq);
+      progress.rearmBeforeCompletion(rq);
     }
     afterEvent(cpu);
   }

@@ -32,7 +32,9 @@ final class TaskProgress {
   /** {@code EngineOptions.retainShortIdleTick}: the idle governor keeps a history. */
   private final boolean retainShortIdleTick;
 
-  /** {@code EngineOptions.checkInvariants}: {@link #rearmEarly} verifies what it keeps. */
+  /**
+   * {@code EngineOptions.checkInvariants}: {@link #rearmBeforeCompletion} verifies what it keeps.
+   */
   private final boolean checkInvariants;
 
   /** {@link EngineState#siblingsOf()}. */
@@ -115,15 +117,20 @@ final class TaskProgress {
   }
 
   /**
-   * The CPU timer fired before both the step's completion and the next speed change: a {@link
-   * #steal} moved the completion later after the last arming (it leaves the timer early on
-   * purpose). Every change of what the {@link PerformanceModel} reads re-arms through {@link
-   * #armTimer}, and by the model's contract its speed does not change before {@code
-   * nextSpeedChangeNs} otherwise, so the speeds and the next change time stand: only the completion
-   * and the siblings' cause are recomputed, and the timer is armed again. With {@code
-   * check_invariants} the full recomputation runs and must agree.
+   * The CPU timer fired before the step's completion. At the model's announced speed change the
+   * speed is asked for again ({@link #armTimer}). Before it, a {@link #steal} moved the completion
+   * later after the last arming (it leaves the timer early on purpose); every change of what the
+   * {@link PerformanceModel} reads re-arms through {@link #armTimer}, and by the model's contract
+   * its speed does not change before {@code nextSpeedChangeNs} otherwise, so the speeds and the
+   * next change time stand: only the completion and the siblings' cause are recomputed, and the
+   * timer is armed again. With {@code check_invariants} the full recomputation runs there and must
+   * agree.
    */
-  void rearmEarly(CpuRunqueue rq) {
+  void rearmBeforeCompletion(CpuRunqueue rq) {
+    if (ctx.now() >= rq.nextSpeedChange) {
+      armTimer(rq);
+      return;
+    }
     Task task = rq.curr;
     if (checkInvariants) {
       double speed = rq.speed;

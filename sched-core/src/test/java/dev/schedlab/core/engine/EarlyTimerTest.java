@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A CPU timer that fires before its step's completion and before the model's announced speed change
  * (a steal moved the completion: softirq balancing on the busy CPU) keeps the speeds of the last
- * arming ({@link TaskProgress#rearmEarly}); with {@code check_invariants} the engine asks the model
- * again there and fails when the answer changed, i.e. when the model broke its contract.
+ * arming ({@link TaskProgress#rearmBeforeCompletion}); with {@code check_invariants} the engine
+ * asks the model again there and fails when the answer changed, i.e. when the model broke its
+ * contract.
  */
 final class EarlyTimerTest {
 
