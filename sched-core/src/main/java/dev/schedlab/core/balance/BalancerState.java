@@ -76,6 +76,8 @@ final class BalancerState {
       for (SchedDomain sd : chains[cpu]) {
         SchedDomainState state = new SchedDomainState(sd.initialBalanceIntervalMs(), jiffies, now);
         state.groupsInActiveSpan = groupsInActiveSpan(sd, host.activeMask());
+        state.localGroupIsChildSpan =
+            sd.child() != null && sd.localGroup().span().contentEquals(sd.child().span());
         domains[index(sd)] = state;
       }
       nextBalance[cpu] = jiffies;

@@ -220,7 +220,8 @@ final class FindSrcGroup {
     boolean sgOverloaded = false;
     CpuMask idleMask = cpuState.idleMask();
     boolean whole = inWalk && reuseChildTotals && e.cpusWhole;
-    wholeGroups = e.cpusWhole && balancerState.domain(sd).groupsInActiveSpan;
+    SchedDomainState sdState = balancerState.domain(sd);
+    wholeGroups = e.cpusWhole && sdState.groupsInActiveSpan;
     SchedDomain child = sd.child();
     boolean reuse = whole && child != null && held.domain == child && held.dstCpu == e.dstCpu;
     if (whole) {
@@ -236,7 +237,7 @@ final class FindSrcGroup {
       }
       long scannedBefore = cost.cpusScanned;
       int overloaded;
-      if (localGroup && reuse && sg.span().contentEquals(child.span())) {
+      if (localGroup && reuse && spanIsChildSpan(sd, sdState, g, child)) {
         sgs.reset();
         held.copyTo(sgs);
         cost.cpusScanned += held.scanned;
@@ -458,6 +459,14 @@ final class FindSrcGroup {
     if (sgs.groupType == GroupType.OVERLOADED) {
       sgs.avgLoad = sgs.groupLoad * SCHED_CAPACITY_SCALE / sgs.groupCapacity;
     }
+  }
+
+  /**
+   * Whether group {@code g} of {@code sd} has {@code child}'s span (fixed per domain and group).
+   */
+  private static boolean spanIsChildSpan(
+      SchedDomain sd, SchedDomainState sdState, int g, SchedDomain child) {
+    return g == 0 ? sdState.localGroupIsChildSpan : sd.group(g).span().contentEquals(child.span());
   }
 
   /**

@@ -20,6 +20,13 @@ final class SchedDomainState {
    */
   boolean groupsInActiveSpan;
 
+  /**
+   * The domain's first group ({@code sd->groups}, the one holding its CPU) has the child domain's
+   * span, so the child's totals can stand for it; fixed, computed once instead of comparing the
+   * spans' words on every pass.
+   */
+  boolean localGroupIsChildSpan;
+
   /** {@code sd->balance_interval}, ms. */
   int balanceIntervalMs;
 
