@@ -3,8 +3,8 @@ package dev.schedlab.core.engine;
 import java.util.NoSuchElementException;
 
 /**
- * The engine's event queue before the four-ary heap (sched-core's {@code HeapEventQueue}), kept
- * here as the baseline of {@link EventQueueBenchmark}.
+ * The engine's event queue before the four-ary heap ({@link HeapEventQueue}, itself replaced by
+ * sched-core's {@code RadixEventQueue}), kept here as a baseline of {@link EventQueueBenchmark}.
  *
  * <p>Original description: A binary min-heap over parallel arrays: times and (priority, sequence)
  * keys are primitive, so comparing allocates nothing and touches no event object. Slotted entries

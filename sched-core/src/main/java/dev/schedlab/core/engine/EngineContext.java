@@ -78,7 +78,7 @@ final class EngineContext {
     this.costModel = setup.costModel();
     this.hz = setup.hz();
     this.durationNs = setup.durationNs();
-    this.loop = new EventLoop(new HeapEventQueue());
+    this.loop = new EventLoop(new RadixEventQueue());
     int nrCpuIds = topology.nrCpuIds();
     this.random = new RandomStreams(setup.seed(), nrCpuIds);
     this.rqs = new CpuRunqueue[nrCpuIds];

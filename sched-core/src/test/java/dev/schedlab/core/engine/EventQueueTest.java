@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 final class EventQueueTest {
 
   @Test
-  void heap_randomInsertions_pollInTimePrioritySequenceOrder() {
-    HeapEventQueue queue = new HeapEventQueue();
+  void radix_randomInsertions_pollInTimePrioritySequenceOrder() {
+    RadixEventQueue queue = new RadixEventQueue();
     SplittableRandom random = new SplittableRandom(3);
     record Entry(long time, int priority, long sequence, Event event) {}
     List<Entry> entries = new ArrayList<>();
@@ -50,7 +50,7 @@ final class EventQueueTest {
   private static final class Checked {
     record Entry(long time, int priority, long sequence, Event event, int slot) {}
 
-    final HeapEventQueue queue = new HeapEventQueue();
+    final RadixEventQueue queue = new RadixEventQueue();
     final java.util.TreeSet<Entry> reference =
         new java.util.TreeSet<>(
             java.util.Comparator.comparingLong(Entry::time)
@@ -124,7 +124,7 @@ final class EventQueueTest {
   }
 
   @Test
-  void heap_randomMovesAndRemovals_matchReferenceWithoutTheReplacedEntries() {
+  void radix_randomMovesAndRemovals_matchReferenceWithoutTheReplacedEntries() {
     Checked checked = new Checked(40);
     SplittableRandom random = new SplittableRandom(5);
     for (int step = 0; step < 20_000; step++) {
@@ -134,37 +134,135 @@ final class EventQueueTest {
   }
 
   @Test
-  void heap_eventsAcrossBothTiers_matchReferenceAsTheClockAdvances() {
+  void radix_dueTimesFromNanosecondsToSeconds_matchReferenceAsTheClockAdvances() {
     Checked checked = new Checked(64);
-    HeapEventQueue queue = checked.queue;
     SplittableRandom random = new SplittableRandom(7);
-    long horizon = HeapEventQueue.NEAR_HORIZON_NS;
-    int farSeen = 0;
     for (int step = 0; step < 40_000; step++) {
-      // Due times from the clock to four horizons ahead, some at the horizon's edge or tied.
+      // Every bucket: due times from the clock itself to 2^40 ns ahead, many tied.
       checked.randomStep(
           random,
           clock ->
               switch (random.nextInt(4)) {
-                case 0 -> clock + random.nextLong(4 * horizon);
-                case 1 -> clock + horizon - 1 + random.nextInt(3);
-                case 2 -> clock + random.nextInt(1000);
+                case 0 -> clock + random.nextLong(1L << random.nextInt(41));
+                case 1 -> clock + random.nextInt(3);
+                case 2 -> clock + 1000 * random.nextInt(4);
                 default -> clock;
               });
-      farSeen = Math.max(farSeen, queue.farSize());
     }
-    assertThat(farSeen).as("the far tier was used").isGreaterThan(10);
-    assertThat(queue.size() - queue.farSize()).as("the near tier holds the rest").isPositive();
+  }
+
+  @Test
+  void radix_manyEventsOnOneNanosecond_pollInPriorityAndSequenceOrder() {
+    Checked checked = new Checked(2000);
+    SplittableRandom random = new SplittableRandom(11);
+    for (int round = 0; round < 20; round++) {
+      long at = checked.clock + 1 + random.nextInt(5000);
+      // A GEMM team's tiles end together: thousands of timers at one time, then moved around it.
+      for (int slot = 0; slot < 2000; slot++) {
+        checked.addOrMove(slot, at);
+      }
+      for (int i = 0; i < 500; i++) {
+        checked.add(at, random.nextInt(4));
+        checked.addOrMove(random.nextInt(2000), at + random.nextInt(2));
+        if (random.nextInt(3) == 0) {
+          checked.remove(random.nextInt(2000));
+        }
+      }
+      for (int i = 0; i < 1500; i++) {
+        checked.pollAndCheck();
+        if (random.nextInt(4) == 0) {
+          // Added at the clock while its instant is being drained.
+          checked.addOrMove(random.nextInt(2000), checked.clock);
+        }
+      }
+    }
+    while (!checked.reference.isEmpty()) {
+      checked.pollAndCheck();
+    }
+    assertThat(checked.queue.isEmpty()).isTrue();
+  }
+
+  @Test
+  void radix_eventBetweenTheClockAndAPeekedEvent_comesFirst() {
+    // The loop peeks at the next event and stops at its limit without firing it; a test may then
+    // schedule between the clock and that event.
+    Checked checked = new Checked(8);
+    checked.addOrMove(0, 1_000_000);
+    checked.add(1_000_000, 1);
+    checked.addOrMove(1, 5_000_000);
+    assertThat(checked.queue.peekTime()).isEqualTo(1_000_000);
+    checked.add(400, 2);
+    checked.addOrMove(2, 1_000_000);
+    checked.addOrMove(1, 399);
+    while (!checked.reference.isEmpty()) {
+      checked.pollAndCheck();
+    }
+  }
+
+  @Test
+  void loop_runUntilALimitBeforeTheNextEvent_thenEarlierEventsFireFirst() {
+    EventLoop loop = new EventLoop(new RadixEventQueue());
+    Event late = new Event.JiffyTick(2);
+    Event early = new Event.JiffyTick(1);
+    loop.schedule(1_000, late);
+    loop.runUntil(500, null);
+    loop.schedule(600, early);
+    List<Long> fired = new ArrayList<>();
+    loop.run(new JiffyRecorder(fired));
+    assertThat(fired).containsExactly(1L, 2L);
+  }
+
+  /** Records the jiffy ticks it is handed; nothing else is scheduled in these tests. */
+  private record JiffyRecorder(List<Long> jiffies) implements Event.Handler {
+    @Override
+    public void onJiffy(long jiffy) {
+      jiffies.add(jiffy);
+    }
+
+    @Override
+    public void onSkewedTick() {}
+
+    @Override
+    public void onSleepEnd(int task, long token) {}
+
+    @Override
+    public void onCpuTimer(int cpu) {}
+
+    @Override
+    public void onKickIpi(int cpu) {}
+
+    @Override
+    public void onReschedIpi(int cpu) {}
+
+    @Override
+    public void onActiveBalance(int busiestCpu, int targetCpu) {}
+
+    @Override
+    public void onPhaseEnd(int cpu, long token) {}
+
+    @Override
+    public void onBackgroundIrq(int source) {}
+
+    @Override
+    public void onEnd() {}
+  }
+
+  @Test
+  void radix_negativeTime_isRefused() {
+    RadixEventQueue queue = new RadixEventQueue();
+    assertThatThrownBy(() -> queue.add(-1, 0, 0, new Event.End()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("time -1");
   }
 
   @Test
   void loop_sameInstant_lowerPriorityFiresFirst() {
-    EventLoop loop = new EventLoop(new HeapEventQueue());
+    EventLoop loop = new EventLoop(new RadixEventQueue());
     Event phaseEnd = new Event.PhaseEnd(0, 0);
     Event tick = new Event.JiffyTick(1);
     loop.schedule(10, phaseEnd);
     loop.schedule(10, tick);
-    HeapEventQueue probe = new HeapEventQueue();
+    RadixEventQueue probe = new RadixEventQueue();
     probe.add(10, phaseEnd.priority(), 0, phaseEnd);
     probe.add(10, tick.priority(), 1, tick);
     assertThat(probe.poll()).isSameAs(tick);
@@ -172,7 +270,7 @@ final class EventQueueTest {
 
   @Test
   void loop_eventBeforeClock_throws() {
-    EventLoop loop = new EventLoop(new HeapEventQueue());
+    EventLoop loop = new EventLoop(new RadixEventQueue());
     loop.runUntil(100, null);
     assertThat(loop.now()).isEqualTo(100);
     assertThatThrownBy(() -> loop.schedule(99, new Event.End()))
@@ -182,7 +280,7 @@ final class EventQueueTest {
 
   @Test
   void loop_eventAtClock_isAccepted() {
-    EventLoop loop = new EventLoop(new HeapEventQueue());
+    EventLoop loop = new EventLoop(new RadixEventQueue());
     loop.runUntil(100, null);
     loop.schedule(100, new Event.End());
   }

@@ -4,10 +4,14 @@ import java.util.Arrays;
 import java.util.NoSuchElementException;
 
 /**
- * Two four-ary min-heaps over primitive arrays, specialised for the engine's event mix: a few
- * hundred to a few thousand pending events (one slotted timer per CPU, the jiffy tick, sleep ends,
- * IPIs), nearly every fired event followed by a re-arm at a later time. Removing the minimum
- * dominates, and its cost is the walk down.
+ * The engine's event queue before the radix heap (sched-core's {@code RadixEventQueue}), kept here
+ * as a baseline of {@link EventQueueBenchmark} and the reference its set-up checks the radix heap
+ * against.
+ *
+ * <p>Original description: Two four-ary min-heaps over primitive arrays, specialised for the
+ * engine's event mix: a few hundred to a few thousand pending events (one slotted timer per CPU,
+ * the jiffy tick, sleep ends, IPIs), nearly every fired event followed by a re-arm at a later time.
+ * Removing the minimum dominates, and its cost is the walk down.
  *
  * <ul>
  *   <li><b>Four-ary.</b> Four children per node halve the depth of a binary heap, and entry {@code
