@@ -188,6 +188,11 @@ final class RadixEventQueue implements EventQueue {
       refile(time);
     }
     size++;
+    file(time, key, id);
+  }
+
+  /** Puts an entry into its bucket against the current {@link #last}. */
+  private void file(long time, long key, int id) {
     int b = bucketOf(time);
     if (b == 0) {
       heapInsert(key, id);
@@ -217,12 +222,7 @@ final class RadixEventQueue implements EventQueue {
     long[] k = keys[b];
     int[] d = ids[b];
     for (int i = 0; i < n; i++) {
-      int to = bucketOf(t[i]);
-      if (to == 0) {
-        heapInsert(k[i], d[i]);
-      } else {
-        append(to, t[i], k[i], d[i]);
-      }
+      file(t[i], k[i], d[i]);
     }
   }
 
@@ -247,12 +247,7 @@ final class RadixEventQueue implements EventQueue {
     nonEmpty = 0;
     last = newLast;
     for (int i = 0; i < n; i++) {
-      int b = bucketOf(allTimes[i]);
-      if (b == 0) {
-        heapInsert(allKeys[i], allIds[i]);
-      } else {
-        append(b, allTimes[i], allKeys[i], allIds[i]);
-      }
+      file(allTimes[i], allKeys[i], allIds[i]);
     }
   }
 
