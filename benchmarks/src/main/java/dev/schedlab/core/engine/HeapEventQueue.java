@@ -196,11 +196,6 @@ final class HeapEventQueue implements EventQueue {
     return near.size + far.size;
   }
 
-  /** Pending events in the far tier (tests check both tiers are used). */
-  int farSize() {
-    return far.size;
-  }
-
   private static boolean less(long timeA, long keyA, long timeB, long keyB) {
     return timeA < timeB || (timeA == timeB && keyA < keyB);
   }
