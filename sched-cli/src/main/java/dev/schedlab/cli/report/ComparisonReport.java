@@ -208,15 +208,25 @@ public final class ComparisonReport {
       }
     }
     StringBuilder speed = new StringBuilder("engine (wall clock, differs from run to run):");
-    for (Map<String, Object> e : engine) {
+    for (int i = 0; i < engine.size(); i++) {
+      Map<String, Object> e = engine.get(i);
+      SimulationResult result = outcomes.get(i).result();
+      // The engine's work per CPU and simulated second (not wall clock): what wide machines cost.
+      double perCpuSecond =
+          result.performance().eventsProcessed()
+              / (double) result.nrCpus()
+              / (result.simulatedNs() / 1e9);
       speed
           .append(engine.size() > 1 ? "\n  " + e.get("name") + ": " : " ")
           .append(
               String.format(
                   Locale.ROOT,
-                  "%s simulated s per wall s, %s s",
+                  "%s simulated s per wall s, %s s, %s events per wall s (%s per CPU per simulated"
+                      + " s)",
                   TextTable.number(Metrics.number(e, "sim_seconds_per_wall_second")),
-                  TextTable.number(Metrics.number(e, "wall_s"))));
+                  TextTable.number(Metrics.number(e, "wall_s")),
+                  TextTable.number(Metrics.number(e, "events_per_s")),
+                  TextTable.number(perCpuSecond)));
     }
     return table.render() + speed + '\n';
   }
