@@ -300,7 +300,11 @@ final class CpuRunqueue {
     long delta = now - execClock;
     if (delta > 0) {
       task.sumExecNs += delta;
-      task.vruntime += delta * LoadWeights.NICE_0_LOAD / task.weight;
+      // calc_delta_fair(): a nice-0 task's virtual time is its run time, with no division.
+      task.vruntime +=
+          task.weight == LoadWeights.NICE_0_LOAD
+              ? delta
+              : delta * LoadWeights.NICE_0_LOAD / task.weight;
       task.runSinceMigrationNs += delta;
       rqCpuTimeNs += delta;
       execClock = now;
