@@ -28,8 +28,9 @@ final class EngineContext {
    * the work ({@code SchedTick}'s and {@code NohzBalancing}'s {@code touchAhead}). Below it the
    * per-CPU state stays in cache between passes and the extra reads cost more than they save:
    * measured on a Vera barrier GEMM (352 CPUs), the NOHZ pass's reads made the run about 2 %
-   * slower; on an 8192-CPU GEMM both together made the steady state about 8 % faster. A speed
-   * choice only: every result is the same either way.
+   * slower; on an 8192-CPU GEMM both together took the steady state from 0.255 to 0.282 simulated s
+   * per wall s (benchmarks/README.md, session of 2026-12-03 08:40). A speed choice only: every
+   * result is the same either way.
    */
   static final int TOUCH_AHEAD_MIN_CPUS = 2048;
 
