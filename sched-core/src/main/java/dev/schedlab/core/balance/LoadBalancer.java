@@ -127,8 +127,9 @@ public final class LoadBalancer implements BalanceActions {
    * found no busiest group while nothing it read changed ({@link BalancedPassMemo}): the decisions,
    * counters and reported costs are those of full scans (see {@link GroupStamps}). The host must
    * call {@link GroupStamps#cpuChanged} at every change of what the scan reads, or searches go
-   * stale; with {@code verify} every reuse is checked against a fresh scan and every replay against
-   * a full attempt, and a stale one throws {@link IllegalStateException}.
+   * stale; with {@code verify} every reuse is checked against a fresh scan, every replay against a
+   * full attempt and every idle-core {@code should_we_balance()} answer (computed from the idle
+   * masks) against the kernel's walk, and a difference throws {@link IllegalStateException}.
    *
    * @param stamps built from the host's domains
    */
@@ -138,7 +139,7 @@ public final class LoadBalancer implements BalanceActions {
     findSrcGroup.verifyGroupStatsCache = verify;
     schedBalanceRq.memo =
         new BalancedPassMemo(stamps, balancerState.sgcImbalance, topology.nrCpuIds());
-    schedBalanceRq.verifyMemo = verify;
+    schedBalanceRq.verify = verify;
   }
 
   /** Group searches that reused kept statistics instead of scanning (0 without the cache). */

@@ -59,8 +59,11 @@ final class SchedBalanceRq {
   /** Replays of balanced SMT attempts, or null (see {@link LoadBalancer#useGroupStatsCache}). */
   BalancedPassMemo memo;
 
-  /** Every replay is checked against a full attempt (the engine's full invariant checks). */
-  boolean verifyMemo;
+  /**
+   * Every replay is checked against a full attempt, and every idle-core {@code should_we_balance()}
+   * answer against the kernel's walk (the engine's full invariant checks).
+   */
+  boolean verify;
 
   /** {@code sched_balance_running}: an {@code SD_SERIALIZE} domain is being balanced. */
   private boolean balanceRunning;
@@ -123,7 +126,7 @@ final class SchedBalanceRq {
     int memoEntry = -1;
     if (memoApplies) {
       memoEntry = m.find(thisCpu, sd, idle, cpuState.smtActive(), findSrcGroup.keepsTotals());
-      if (memoEntry >= 0 && !verifyMemo) {
+      if (memoEntry >= 0 && !verify) {
         replayBalanced(thisCpu, sd, idle, cost, sdState, memoEntry);
         return 0;
       }
@@ -395,6 +398,44 @@ final class SchedBalanceRq {
       }
       return local.groupBalanceCpu() == e.dstCpu;
     }
+    // The kernel walks the balance mask, pruning the siblings of each idle CPU on a core that is
+    // not fully idle and remembering the first such CPU, and returns at the first CPU on a fully
+    // idle core. A pruned CPU shares a core that is not fully idle and lies above the first idle
+    // CPU, so pruning changes neither answer: the chosen CPU is the first of the mask (within
+    // env->cpus) on a fully idle core, else its first idle CPU. Here that is two word scans over
+    // the state view's idle masks instead of a walk with a sibling-mask read per prune (at 8192
+    // CPUs a node-level group has 512 idle CPUs on busy cores to prune). The walk is kept in
+    // shouldWeBalanceByWalk, and the engine's full invariant checks compare the two.
+    swbCpus.and(local.balanceMask(), cpus);
+    int chosen = swbCpus.firstAnd(cpuState.idleCoreMask());
+    if (chosen == NO_CPU) {
+      chosen = swbCpus.firstAnd(cpuState.idleMask());
+    }
+    if (chosen == NO_CPU) {
+      chosen = local.groupBalanceCpu();
+    }
+    boolean answer = chosen == e.dstCpu;
+    if (verify && answer != shouldWeBalanceByWalk(e)) {
+      throw new IllegalStateException(
+          "should_we_balance() by idle masks answered "
+              + answer
+              + " for CPU "
+              + e.dstCpu
+              + " in "
+              + sd.name()
+              + ", the walk the opposite");
+    }
+    return answer;
+  }
+
+  /**
+   * The idle-core part of {@code should_we_balance()} as the kernel walks it ({@link
+   * #shouldWeBalance} computes the same answer from the idle masks): only for a domain where the
+   * idle-core rule applies, not in newidle.
+   */
+  boolean shouldWeBalanceByWalk(LbEnv e) {
+    MutableCpuMask cpus = e.cpus;
+    SchedGroup local = e.sd.localGroup();
     swbCpus.copyFrom(local.balanceMask());
     int idleSmt = NO_CPU;
     // The cursor reads the live mask, so siblings dropped below are not visited.

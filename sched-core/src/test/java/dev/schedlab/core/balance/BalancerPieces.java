@@ -1,5 +1,6 @@
 package dev.schedlab.core.balance;
 
+import dev.schedlab.cpumask.CpuMask;
 import dev.schedlab.spi.BalancePass;
 import dev.schedlab.spi.view.IdleType;
 import dev.schedlab.topology.domain.SchedDomain;
@@ -106,6 +107,17 @@ final class BalancerPieces {
     return rq.shouldWeBalance(rq.prepareEnv(dstCpu, sd, idle));
   }
 
+  /**
+   * {@code should_we_balance()} for {@code dstCpu} in {@code sd} and, on the same {@code
+   * env->cpus}, the idle-core walk as the kernel does it; {@code excluded} is dropped from {@code
+   * env->cpus} first, as a redo after {@code LBF_DST_PINNED} or a busiest CPU's removal does.
+   */
+  boolean[] shouldWeBalanceBothForms(int dstCpu, SchedDomain sd, IdleType idle, CpuMask excluded) {
+    LbEnv e = rq.prepareEnv(dstCpu, sd, idle);
+    e.cpus.removeAll(excluded);
+    return new boolean[] {rq.shouldWeBalance(e), rq.shouldWeBalanceByWalk(e)};
+  }
+
   void balanceDomains(int cpu, IdleType idle, BalanceCost cost) {
     walk.balanceDomains(cpu, idle, cost);
   }
@@ -133,7 +145,7 @@ final class BalancerPieces {
   BalancedPassMemo useBalancedPassMemo(boolean verify) {
     useGroupStatsCache();
     rq.memo = new BalancedPassMemo(host.stamps, state.sgcImbalance, host.topology.nrCpuIds());
-    rq.verifyMemo = verify;
+    rq.verify = verify;
     return rq.memo;
   }
 

@@ -2,8 +2,15 @@ package dev.schedlab.core.balance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.schedlab.cpumask.CpuMasks;
+import dev.schedlab.cpumask.MutableCpuMask;
 import dev.schedlab.spi.view.IdleType;
+import dev.schedlab.topology.Shape;
+import dev.schedlab.topology.SiblingNumbering;
+import dev.schedlab.topology.Topology;
 import dev.schedlab.topology.domain.SchedDomain;
+import dev.schedlab.topology.domain.SdFlags;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,6 +62,64 @@ final class ShouldWeBalanceTest {
       host.addTask(cpu);
     }
     assertThat(elected(IdleType.NOT_IDLE)).isEqualTo(0);
+  }
+
+  @Test
+  void shouldWeBalance_idleMaskForm_answersAsTheKernelWalkOnRandomStates() {
+    // SMT2 with split and adjacent numbering, SMT4, and a machine with a NUMA level; busy CPUs
+    // at random, from nearly all idle to nearly all busy, and CPUs dropped from env->cpus.
+    String[][] machines = {
+      {"1n2l4c2t", "ADJACENT"},
+      {"2n2l4c2t", "SPLIT"},
+      {"1n2l2c4t", "ADJACENT"},
+      {"2n1l8c2t", "SPLIT"}
+    };
+    SplittableRandom random = new SplittableRandom(20_261_203L);
+    int compared = 0;
+    int elected = 0;
+    for (String[] machine : machines) {
+      Topology topology = Shape.parse(machine[0]).toTopology(SiblingNumbering.valueOf(machine[1]));
+      for (int state = 0; state < 150; state++) {
+        FakeHost h = new FakeHost(topology, 1000);
+        int busyPercent = 5 + random.nextInt(91);
+        for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+          if (random.nextInt(100) < busyPercent) {
+            h.addTask(cpu);
+          }
+        }
+        // In every other state some CPUs are out of env->cpus, as after a redo.
+        MutableCpuMask excluded = CpuMasks.mutable(topology.nrCpuIds());
+        if (state % 2 == 1) {
+          for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+            if (random.nextInt(100) < 25) {
+              excluded.set(cpu);
+            }
+          }
+        }
+        BalancerPieces b = h.balancer();
+        for (int cpu = 0; cpu < topology.nrCpuIds(); cpu++) {
+          if (excluded.test(cpu)) {
+            continue;
+          }
+          for (SchedDomain sd : h.domains.domains(cpu)) {
+            if (sd.hasFlag(SdFlags.SD_SHARE_CPUCAPACITY)) {
+              continue;
+            }
+            for (IdleType idle : new IdleType[] {IdleType.IDLE, IdleType.NOT_IDLE}) {
+              boolean[] answers = b.shouldWeBalanceBothForms(cpu, sd, idle, excluded);
+              assertThat(answers[0])
+                  .as("CPU %d in %s on %s, state %d", cpu, sd.name(), machine[0], state)
+                  .isEqualTo(answers[1]);
+              compared++;
+              elected += answers[0] ? 1 : 0;
+            }
+          }
+        }
+      }
+    }
+    // One CPU per local group is elected: the comparisons cover both answers.
+    assertThat(compared).isGreaterThan(10_000);
+    assertThat(elected).isBetween(compared / 20, compared / 2);
   }
 
   @Test
