@@ -149,7 +149,7 @@ final class SchedTick {
       sink += rq.cfs.periodContrib;
       Task curr = rq.curr;
       if (curr != null) {
-        sink += curr.avg.periodContrib + curr.vruntime;
+        sink += curr.avg.periodContrib + curr.vruntime + curr.weight + curr.execStartNs;
       }
     }
     touchSink += sink;
