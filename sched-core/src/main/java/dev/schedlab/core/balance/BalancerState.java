@@ -78,6 +78,9 @@ final class BalancerState {
         state.groupsInActiveSpan = groupsInActiveSpan(sd, host.activeMask());
         state.localGroupIsChildSpan =
             sd.child() != null && sd.localGroup().span().contentEquals(sd.child().span());
+        if (sd.parent() != null) {
+          state.parentLocalGroupSlot = sd.parent().localGroup().capacitySlot();
+        }
         domains[index(sd)] = state;
       }
       nextBalance[cpu] = jiffies;

@@ -120,7 +120,6 @@ final class SchedBalanceRq {
   int schedBalanceRq(int thisCpu, SchedDomain sd, IdleType idle, BalanceCost cost) {
     SchedDomainState sdState = balancerState.domain(sd);
     int level = sd.level();
-    SchedDomain parent = sd.parent();
     BalancedPassMemo m = memo;
     boolean memoApplies = m != null && BalancedPassMemo.applies(sd, idle);
     int memoEntry = -1;
@@ -200,8 +199,10 @@ final class SchedBalanceRq {
           }
           break;
         }
-        if (parent != null && (e.flags & LBF_SOME_PINNED) != 0 && e.imbalance > 0) {
-          balancerState.sgcImbalance[parent.localGroup().capacitySlot()] = true;
+        if (sdState.parentLocalGroupSlot >= 0
+            && (e.flags & LBF_SOME_PINNED) != 0
+            && e.imbalance > 0) {
+          balancerState.sgcImbalance[sdState.parentLocalGroupSlot] = true;
         }
         if ((e.flags & LBF_ALL_PINNED) != 0) {
           cpus.clear(busiest);
@@ -251,8 +252,8 @@ final class SchedBalanceRq {
 
     if (exit == OUT_BALANCED) {
       // Clear the parent's affinity flag only if other tasks had a chance to move.
-      if (parent != null && (e.flags & LBF_ALL_PINNED) == 0) {
-        balancerState.sgcImbalance[parent.localGroup().capacitySlot()] = false;
+      if (sdState.parentLocalGroupSlot >= 0 && (e.flags & LBF_ALL_PINNED) == 0) {
+        balancerState.sgcImbalance[sdState.parentLocalGroupSlot] = false;
       }
       exit = OUT_ALL_PINNED;
     }
@@ -340,7 +341,7 @@ final class SchedBalanceRq {
     stats.incrementLb(thisCpu, level, idle, LbField.NOBUSYG);
     stats.incrementLb(thisCpu, level, idle, LbField.BALANCED);
     // No task was pinned: the parent's affinity flag is cleared.
-    balancerState.sgcImbalance[sd.parent().localGroup().capacitySlot()] = false;
+    balancerState.sgcImbalance[sdState.parentLocalGroupSlot] = false;
     sdState.nrBalanceFailed = 0;
     if (!memo.misfit(entry)) {
       int interval = sdState.balanceIntervalMs;

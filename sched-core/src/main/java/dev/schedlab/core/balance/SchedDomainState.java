@@ -27,6 +27,13 @@ final class SchedDomainState {
    */
   boolean localGroupIsChildSpan;
 
+  /**
+   * The capacity slot of the parent domain's local group ({@code sd->parent->groups->sgc}), or -1
+   * at the root; fixed. A balanced attempt clears that group's {@code sgc->imbalance}, and reading
+   * the slot here spares the walk through the parent and its group.
+   */
+  int parentLocalGroupSlot = -1;
+
   /** {@code sd->balance_interval}, ms. */
   int balanceIntervalMs;
 
