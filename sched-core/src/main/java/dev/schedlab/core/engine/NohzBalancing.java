@@ -463,6 +463,9 @@ final class NohzBalancing {
       }
       int next = idleCpusMask.next(cpu);
       cpu = next != CpuMask.NO_CPU ? next : idleCpusMask.first();
+      if (cpu == from) {
+        break; // the mask holds fewer CPUs than TOUCH_AHEAD: each is read once
+      }
     }
     touchSink += sink;
   }
