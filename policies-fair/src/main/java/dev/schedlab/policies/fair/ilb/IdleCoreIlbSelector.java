@@ -59,15 +59,16 @@ import java.util.Objects;
  * siblings. That is one shift per thread and 64-CPU word (7 on SMT8, where a shift per pair of
  * threads would be 28). One pass finds {@code r} and {@code f} and counts the candidates of the
  * words it leaves behind (nothing is pruned before {@code f}), both only up to {@code r}'s word;
- * when {@code f} is missing or above {@code r} nothing is pruned in range and that count is the
+ * when {@code f} is missing (the pass tests for {@code f} only below the first CPU of {@code FI} in
+ * each word, so it is never above {@code r}) nothing is pruned in range and that count is the
  * answer; when {@code f} and {@code r} share a word of an in-word layout (SMT4/SMT8 adjacent
- * numbering) that word's prefix OR finishes it; otherwise a second pass counts from {@code f}'s
- * word. The choice and the examined count are the walk's exactly (the property tests compare both
- * with the walk for every revision). This form changes no mask, so it borrows no scratch mask; its
- * only state is a per-instance array of {@code R}'s words, each written (from {@code f}'s word up
- * to {@code r}'s) before it is read in the same call. It is not in the kernel, which tests CPUs one
- * at a time: it is the simulator computing the same answer from the state view's incrementally
- * maintained idle masks.
+ * numbering) one subtraction on that word finishes it (see {@code visitedInWord}); otherwise a
+ * second pass counts from {@code f}'s word. The choice and the examined count are the walk's
+ * exactly (the property tests compare both with the walk for every revision). This form changes no
+ * mask, so it borrows no scratch mask; its only state is a per-instance array of {@code R}'s words,
+ * each written (from {@code f}'s word up to {@code r}'s) before it is read in the same call. It is
+ * not in the kernel, which tests CPUs one at a time: it is the simulator computing the same answer
+ * from the state view's incrementally maintained idle masks.
  *
  * <p><b>Walk</b> (any other topology: hybrid core widths, holes in the possible CPUs, irregular
  * imported sibling sets). As in the kernel, the candidates are written into a per-CPU scratch mask,
@@ -117,8 +118,13 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   /** {@link IlbPruning#prunesBusyCpuSiblings()} of the revision. */
   private final boolean prunesBusy;
 
-  /** {@link SmtThreadLayout#inWordKeep} of the layout, or null. */
-  private final long[] inWordKeep;
+  /** {@link SmtThreadLayout#inWord} of the layout (false without one). */
+  private final boolean inWord;
+
+  /** {@link SmtThreadLayout#inWordFirst} and {@link SmtThreadLayout#inWordLast}, or 0. */
+  private final long inWordFirst;
+
+  private final long inWordLast;
 
   private int lastExamined;
 
@@ -164,7 +170,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     this.nrCpuIds = nrCpuIds;
     this.skipsKicker = pruning.skipsKicker();
     this.prunesBusy = pruning.prunesBusyCpuSiblings();
-    this.inWordKeep = layout == null ? null : layout.inWordKeep;
+    this.inWord = layout != null && layout.inWord;
+    this.inWordFirst = inWord ? layout.inWordFirst : 0;
+    this.inWordLast = inWord ? layout.inWordLast : 0;
   }
 
   /** Whether calls with SMT active take the word-parallel form (else the walk). */
@@ -180,8 +188,9 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   @Override
   public int findNewIlb(
       int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
-    if (layout != null || (!state.smtActive() && wordParallelAllowed)) {
-      return selectByWords(thisCpu, nohzIdleMask, housekeeping, state);
+    boolean smtActive = state.smtActive();
+    if (layout != null || (!smtActive && wordParallelAllowed)) {
+      return selectByWords(thisCpu, nohzIdleMask, housekeeping, state, smtActive);
     }
     return selectByWalk(thisCpu, nohzIdleMask, housekeeping, state);
   }
@@ -198,10 +207,107 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     }
   }
 
-  /** The word-parallel form of the walk (class comment); same choice, same examined count. */
+  /**
+   * The word-parallel form of the walk (class comment); same choice, same examined count.
+   *
+   * <p>Its bytecode (285 bytes) is kept under HotSpot's {@code -XX:FreqInlineSize} (325 on x86-64),
+   * so C2 inlines it into {@link #findNewIlb}, and {@link #examinedThrough} and {@link
+   * #visitedInWord} into it: a choice in the first words, with or without a fallback in the same
+   * word, is then one straight loop in the caller. The width check and the count from a fallback in
+   * an earlier word are methods of their own. At 518 bytes it was a real call, 3 ns of the 352-CPU
+   * SMT2 mostly-idle call of {@code IlbSelectBenchmark} (benchmarks/README.md); check with {@code
+   * -XX:+PrintInlining} after changing it.
+   */
   private int selectByWords(
-      int thisCpu, CpuMask nohzIdleMask, CpuMask housekeeping, CpuStateView state) {
-    int words = reach.length;
+      int thisCpu,
+      CpuMask nohzIdleMask,
+      CpuMask housekeeping,
+      CpuStateView state,
+      boolean smtActive) {
+    requireMachineWidth(nohzIdleMask, housekeeping);
+    CpuMask idle = state.idleMask();
+    CpuMask idleCore = smtActive ? state.idleCoreMask() : idle;
+    // No kicker (NO_CPU) gives a word index past the last word, which no loop pass matches.
+    int kickerWord = skipsKicker ? thisCpu >>> 6 : -1;
+    int fallback = CpuMask.NO_CPU;
+    // The walk visits every candidate before the fallback (nothing is pruned until one exists):
+    // "before" counts the candidates of the words the loop has left behind, kicker included (the
+    // walk counts it as examined).
+    int before = 0;
+    for (int w = 0, words = reach.length; w < words; w++) {
+      long raw = nohzIdleMask.word(w) & housekeeping.word(w);
+      if (raw == 0) {
+        continue;
+      }
+      long candidates = w == kickerWord ? raw & ~(1L << thisCpu) : raw;
+      long whole = candidates & idleCore.word(w);
+      if (fallback == CpuMask.NO_CPU) {
+        // Only the candidates below this word's first fully idle CPU can be the fallback: one
+        // above the choice changes neither the choice nor the count. With SMT off, idleCore is
+        // idle, so no candidate is partial.
+        long partial = candidates & ((whole & -whole) - 1) & idle.word(w);
+        if (partial != 0) {
+          fallback = (w << 6) | Long.numberOfTrailingZeros(partial);
+        }
+      }
+      if (whole != 0) {
+        int chosen = (w << 6) | Long.numberOfTrailingZeros(whole);
+        lastExamined =
+            examinedThrough(
+                nohzIdleMask,
+                housekeeping,
+                state,
+                thisCpu,
+                chosen,
+                fallback,
+                before,
+                raw,
+                candidates ^ whole);
+        return chosen;
+      }
+      before += Long.bitCount(raw);
+    }
+    lastExamined =
+        fallback == CpuMask.NO_CPU
+            ? before
+            : examinedPastFallback(
+                nohzIdleMask, housekeeping, state, thisCpu, CpuMask.NO_CPU, fallback);
+    return fallback;
+  }
+
+  /**
+   * {@link #selectByWords}' examined count when the walk chose {@code chosen} in the word whose
+   * candidates are {@code raw} ({@code notIdleCore}: those the walk may test there outside fully
+   * idle cores), after {@code before} candidates in lower words; the fallback is below it or
+   * missing. Its own method so that both stay small enough for C2 to inline.
+   */
+  private int examinedThrough(
+      CpuMask nohzIdleMask,
+      CpuMask housekeeping,
+      CpuStateView state,
+      int thisCpu,
+      int chosen,
+      int fallback,
+      int before,
+      long raw,
+      long notIdleCore) {
+    // A long shift counts modulo 64, so this keeps bits 0..chosen & 63.
+    long range = -1L >>> (63 - chosen);
+    if (fallback == CpuMask.NO_CPU) {
+      // P is empty: every candidate up to the choice was visited.
+      return before + Long.bitCount(raw & range);
+    }
+    int word = chosen >>> 6;
+    if (fallback >>> 6 == word && inWord) {
+      // The fallback, the choice and so all of P in range share one word.
+      long pruners = prunesBusy ? -1L << fallback : state.idleMask().word(word);
+      return before + visitedInWord(raw, notIdleCore & pruners, range);
+    }
+    return examinedPastFallback(nohzIdleMask, housekeeping, state, thisCpu, chosen, fallback);
+  }
+
+  /** Throws unless both masks have the machine's width (out of {@link #selectByWords}). */
+  private void requireMachineWidth(CpuMask nohzIdleMask, CpuMask housekeeping) {
     if (nohzIdleMask.nrCpuIds() != nrCpuIds || housekeeping.nrCpuIds() != nrCpuIds) {
       throw new IllegalArgumentException(
           "mask widths "
@@ -211,96 +317,36 @@ public final class IdleCoreIlbSelector implements IlbSelector {
               + " differ from nr_cpu_ids "
               + nrCpuIds);
     }
-    boolean smtActive = state.smtActive();
-    CpuMask idle = state.idleMask();
-    CpuMask idleCore = smtActive ? state.idleCoreMask() : idle;
-    int kickerWord = skipsKicker && thisCpu >= 0 ? thisCpu >>> 6 : -1;
-    long notKicker = ~(1L << thisCpu);
-    int chosen = CpuMask.NO_CPU;
-    int fallback = CpuMask.NO_CPU;
-    int lastWord = words - 1;
-    // The walk visits every candidate before the fallback (nothing is pruned until one exists):
-    // "before" counts the candidates of the words the loop has left behind, "raw" is the
-    // candidate word the loop stopped at (kicker included: the walk counts it as examined).
-    int before = 0;
-    long raw = 0;
-    long stopCandidates = 0;
-    long stopWhole = 0;
-    for (int w = 0; w < words; w++) {
-      raw = nohzIdleMask.word(w) & housekeeping.word(w);
-      if (raw == 0) {
-        continue;
-      }
-      long candidates = w == kickerWord ? raw & notKicker : raw;
-      long whole = candidates & idleCore.word(w);
-      if (smtActive && fallback == CpuMask.NO_CPU) {
-        long partial = candidates & idle.word(w) & ~whole;
-        if (partial != 0) {
-          fallback = (w << 6) | Long.numberOfTrailingZeros(partial);
-        }
-      }
-      if (whole != 0) {
-        chosen = (w << 6) | Long.numberOfTrailingZeros(whole);
-        lastWord = w;
-        stopCandidates = candidates;
-        stopWhole = whole;
-        break;
-      }
-      before += Long.bitCount(raw);
-    }
-    long lastRange = chosen == CpuMask.NO_CPU ? -1L : -1L >>> (63 - (chosen & 63));
-    if (fallback == CpuMask.NO_CPU || (chosen != CpuMask.NO_CPU && fallback > chosen)) {
-      // P holds nothing below the end of the walk: every candidate in range is visited.
-      lastExamined = chosen == CpuMask.NO_CPU ? before : before + Long.bitCount(raw & lastRange);
-    } else if (chosen != CpuMask.NO_CPU && fallback >>> 6 == lastWord && inWordKeep != null) {
-      // The fallback, the choice and so all of P in range share one word; the candidates there
-      // outside fully idle cores are stopCandidates & ~idleCore, i.e. stopCandidates ^ stopWhole.
-      lastExamined =
-          before
-              + visitedInWord(
-                  raw,
-                  stopCandidates ^ stopWhole,
-                  prunesBusy ? -1L << fallback : idle.word(lastWord),
-                  inWordKeep,
-                  lastRange);
-    } else {
-      lastExamined =
-          countVisited(
-              nohzIdleMask,
-              housekeeping,
-              idle,
-              idleCore,
-              kickerWord,
-              notKicker,
-              fallback,
-              lastWord,
-              lastRange);
-    }
-    return chosen != CpuMask.NO_CPU ? chosen : fallback;
   }
 
   /**
-   * The walk's examined count when a fallback {@code f} lies below its end: candidates in words up
-   * to {@code lastWord} ({@code lastRange} limiting the last), less those with an SMT sibling below
-   * them in {@code P} (class comment). {@code P} is empty below {@code f}.
+   * {@link #selectByWords}' examined count when the walk found a fallback {@code f} below its end
+   * (the choice {@code chosen}, or the end of the candidates when there is none); SMT is active.
+   * That is the candidates in words up to the end's ({@code lastRange} limiting the last), less
+   * those with an SMT sibling below them in {@code P} (class comment); {@code P} is empty below
+   * {@code f}. Kept out of {@link #selectByWords}, which stays small enough to be inlined.
    */
-  private int countVisited(
+  private int examinedPastFallback(
       CpuMask nohzIdleMask,
       CpuMask housekeeping,
-      CpuMask idle,
-      CpuMask idleCore,
-      int kickerWord,
-      long notKicker,
-      int fallback,
-      int lastWord,
-      long lastRange) {
+      CpuStateView state,
+      int thisCpu,
+      int chosen,
+      int fallback) {
+    CpuMask idle = state.idleMask();
+    CpuMask idleCore = state.idleCoreMask();
+    int kickerWord = skipsKicker && thisCpu >= 0 ? thisCpu >>> 6 : -1;
+    long notKicker = ~(1L << thisCpu);
+    boolean none = chosen == CpuMask.NO_CPU;
+    int lastWord = none ? reach.length - 1 : chosen >>> 6;
+    long lastRange = none ? -1L : -1L >>> (63 - (chosen & 63));
     int fallbackWord = fallback >>> 6;
     long fromFallback = -1L << fallback;
     int examined = 0;
     for (int w = 0; w < fallbackWord; w++) {
       examined += Long.bitCount(nohzIdleMask.word(w) & housekeeping.word(w));
     }
-    if (layout.inWordKeep != null) {
+    if (inWord) {
       return examined
           + countVisitedInWords(
               nohzIdleMask,
@@ -314,6 +360,36 @@ public final class IdleCoreIlbSelector implements IlbSelector {
               lastWord,
               lastRange);
     }
+    return examined
+        + countVisitedShifted(
+            nohzIdleMask,
+            housekeeping,
+            idle,
+            idleCore,
+            kickerWord,
+            notKicker,
+            fallbackWord,
+            fromFallback,
+            lastWord,
+            lastRange);
+  }
+
+  /**
+   * {@link #examinedPastFallback} from the fallback's word on, for a layout whose threads sit at
+   * constant offsets across words (split numbering): the shifted {@code R} of the class comment.
+   */
+  private int countVisitedShifted(
+      CpuMask nohzIdleMask,
+      CpuMask housekeeping,
+      CpuMask idle,
+      CpuMask idleCore,
+      int kickerWord,
+      long notKicker,
+      int fallbackWord,
+      long fromFallback,
+      int lastWord,
+      long lastRange) {
+    int examined = 0;
     // reach[w]: the CPUs of word w that are in P or have a lower SMT sibling in P, built thread
     // by thread, so each thread's share is one move of the thread below it (SMT8: 7 moves a
     // word, not one per pair of threads).
@@ -355,10 +431,10 @@ public final class IdleCoreIlbSelector implements IlbSelector {
   }
 
   /**
-   * {@link #countVisited} from the fallback's word on, for a layout whose cores are runs of
-   * consecutive CPUs aligned within words ({@link SmtThreadLayout#inWordKeep}): "a lower sibling in
-   * {@code P}" is then a prefix OR inside each run of bits, log2(threads) masked shifts of the word
-   * itself, with nothing carried between words.
+   * {@link #examinedPastFallback} from the fallback's word on, for a layout whose cores are runs of
+   * consecutive CPUs aligned within words ({@link SmtThreadLayout#inWord}): "a lower sibling in
+   * {@code P}" is then "above the lowest bit of {@code P} in its own run of bits", one word at a
+   * time, with nothing carried between words.
    */
   private int countVisitedInWords(
       CpuMask nohzIdleMask,
@@ -371,33 +447,35 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       long fromFallback,
       int lastWord,
       long lastRange) {
-    long[] keep = layout.inWordKeep;
     int examined = 0;
     for (int w = fallbackWord; w <= lastWord; w++) {
       long candidates = nohzIdleMask.word(w) & housekeeping.word(w);
       long notIdleCore =
           (w == kickerWord ? candidates & notKicker : candidates) & ~idleCore.word(w);
       long pruners = prunesBusy ? (w == fallbackWord ? fromFallback : -1L) : idle.word(w);
-      examined +=
-          visitedInWord(candidates, notIdleCore, pruners, keep, w == lastWord ? lastRange : -1L);
+      examined += visitedInWord(candidates, notIdleCore & pruners, w == lastWord ? lastRange : -1L);
     }
     return examined;
   }
 
   /**
-   * Visited candidates of one word of an in-word layout: {@code candidates} less those with a lower
-   * SMT sibling in {@code P = notIdleCore & pruners} ({@code notIdleCore}: the candidates the walk
-   * may test, outside fully idle cores; {@code pruners}: which of them prune in this word), within
-   * {@code range}. A prefix OR inside each core's run of bits.
+   * Visited candidates of one word of an in-word layout: {@code candidates} within {@code range},
+   * less those with a lower SMT sibling in {@code prunes} (this word's {@code P}).
+   *
+   * <p>In each core's run of bits those are the bits above the lowest bit of {@code P}, or none
+   * when the run holds no bit of {@code P}: the run's value {@code v} and {@code v - 1} differ
+   * exactly at and below that lowest bit. All runs are decremented at once by a subtraction that
+   * cannot borrow across runs: each run's last bit is set first, and its true value is put back
+   * afterwards (Warren, <i>Hacker's Delight</i>, 2nd ed., §2-18, "Multibyte Add, Subtract, Absolute
+   * Value"). An empty run wraps to all ones, which leaves it unpruned. Straight-line code, whatever
+   * the width, where a prefix OR needs log2(threads) steps.
    */
-  private static int visitedInWord(
-      long candidates, long notIdleCore, long pruners, long[] keep, long range) {
-    long atOrBelow = notIdleCore & pruners;
-    for (int k = 0, shift = 1; k < keep.length; k++, shift <<= 1) {
-      atOrBelow |= (atOrBelow << shift) & keep[k];
-    }
-    long pruned = (atOrBelow << 1) & keep[0];
-    return Long.bitCount(candidates & ~pruned & range);
+  private int visitedInWord(long candidates, long prunes, long range) {
+    long first = inWordFirst;
+    long last = inWordLast;
+    long minusOne = ((prunes | last) - first) ^ ((prunes ^ ~first) & last);
+    // prunes ^ minusOne: the bits at or below each run's lowest bit of P, all of an empty run.
+    return Long.bitCount(candidates & (prunes ^ minusOne) & range);
   }
 
   private int walk(int thisCpu, ScratchMask candidates, CpuStateView state) {

@@ -39,12 +39,16 @@ final class SmtThreadLayout {
   final int[] stepShiftBits;
 
   /**
-   * For adjacent numbering with a power-of-two width of at most 64 (every core a run of consecutive
-   * CPUs that never straddles a word): {@code inWordKeep[k]} has the bits whose thread index is at
-   * least {@code 2^k}, for {@code 2^k < threads}, so that shifting a word by {@code 2^k} and
-   * keeping those bits moves CPUs only within their own core. Null otherwise.
+   * Whether the layout is adjacent numbering with a power-of-two width of at most 64: every core a
+   * run of consecutive CPUs starting at a multiple of the width, so no core straddles a word.
    */
-  final long[] inWordKeep;
+  final boolean inWord;
+
+  /** For {@link #inWord}: the bits of a word that are thread 0 of their core; else 0. */
+  final long inWordFirst;
+
+  /** For {@link #inWord}: the bits of a word that are the last thread of their core; else 0. */
+  final long inWordLast;
 
   private SmtThreadLayout(int[] offsets, long[][] threadWords) {
     this.threads = offsets.length;
@@ -57,32 +61,32 @@ final class SmtThreadLayout {
       stepShiftWords[j] = shift >>> 6;
       stepShiftBits[j] = shift & 63;
     }
-    this.inWordKeep = inWordKeep(offsets);
+    this.inWord = isInWord(offsets);
+    long first = 0;
+    long last = 0;
+    if (inWord) {
+      for (int bit = 0; bit < 64; bit += threads) {
+        first |= 1L << bit;
+        last |= 1L << (bit + threads - 1);
+      }
+    }
+    this.inWordFirst = first;
+    this.inWordLast = last;
   }
 
-  private static long[] inWordKeep(int[] offsets) {
+  private static boolean isInWord(int[] offsets) {
     int threads = offsets.length;
     if (threads < 2 || threads > 64 || Integer.bitCount(threads) != 1) {
-      return null;
+      return false;
     }
     for (int j = 0; j < threads; j++) {
       if (offsets[j] != j) {
-        return null;
+        return false;
       }
     }
     // Cores start at multiples of the width (the lowest CPU of each core is the lowest not yet
     // covered, and every core has the same width), so no core straddles a word.
-    int levels = Integer.numberOfTrailingZeros(threads);
-    long[] keep = new long[levels];
-    for (int k = 0; k < levels; k++) {
-      int shift = 1 << k;
-      for (int bit = 0; bit < 64; bit++) {
-        if ((bit & (threads - 1)) >= shift) {
-          keep[k] |= 1L << bit;
-        }
-      }
-    }
-    return keep;
+    return true;
   }
 
   /** The layout of {@code topology}, or null when its SMT threads are not at constant offsets. */
