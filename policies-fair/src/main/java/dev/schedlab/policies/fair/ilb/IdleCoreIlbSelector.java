@@ -360,36 +360,6 @@ public final class IdleCoreIlbSelector implements IlbSelector {
               lastWord,
               lastRange);
     }
-    return examined
-        + countVisitedShifted(
-            nohzIdleMask,
-            housekeeping,
-            idle,
-            idleCore,
-            kickerWord,
-            notKicker,
-            fallbackWord,
-            fromFallback,
-            lastWord,
-            lastRange);
-  }
-
-  /**
-   * {@link #examinedPastFallback} from the fallback's word on, for a layout whose threads sit at
-   * constant offsets across words (split numbering): the shifted {@code R} of the class comment.
-   */
-  private int countVisitedShifted(
-      CpuMask nohzIdleMask,
-      CpuMask housekeeping,
-      CpuMask idle,
-      CpuMask idleCore,
-      int kickerWord,
-      long notKicker,
-      int fallbackWord,
-      long fromFallback,
-      int lastWord,
-      long lastRange) {
-    int examined = 0;
     // reach[w]: the CPUs of word w that are in P or have a lower SMT sibling in P, built thread
     // by thread, so each thread's share is one move of the thread below it (SMT8: 7 moves a
     // word, not one per pair of threads).
