@@ -171,8 +171,8 @@ public final class IdleCoreIlbSelector implements IlbSelector {
     this.skipsKicker = pruning.skipsKicker();
     this.prunesBusy = pruning.prunesBusyCpuSiblings();
     this.inWord = layout != null && layout.inWord;
-    this.inWordFirst = inWord ? layout.inWordFirst : 0;
-    this.inWordLast = inWord ? layout.inWordLast : 0;
+    this.inWordFirst = layout == null ? 0 : layout.inWordFirst;
+    this.inWordLast = layout == null ? 0 : layout.inWordLast;
   }
 
   /** Whether calls with SMT active take the word-parallel form (else the walk). */
@@ -335,7 +335,7 @@ public final class IdleCoreIlbSelector implements IlbSelector {
       int fallback) {
     CpuMask idle = state.idleMask();
     CpuMask idleCore = state.idleCoreMask();
-    int kickerWord = skipsKicker && thisCpu >= 0 ? thisCpu >>> 6 : -1;
+    int kickerWord = skipsKicker ? thisCpu >>> 6 : -1; // as in selectByWords
     long notKicker = ~(1L << thisCpu);
     boolean none = chosen == CpuMask.NO_CPU;
     int lastWord = none ? reach.length - 1 : chosen >>> 6;
