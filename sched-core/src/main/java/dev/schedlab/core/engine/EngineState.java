@@ -15,7 +15,8 @@ import dev.schedlab.topology.Topology;
  * #refreshIdle}, which {@link CpuRunqueue} calls after every change of the three fields it reads
  * ({@code curr}, {@code nr}, {@code phase}; {@code isOnline} never changes during a run): O(1) for
  * the CPU's bit and O(SMT width) for its core's bits. The invariant checker compares both masks
- * with the predicates at every ILB selection and every sweep.
+ * with the predicates at every ILB selection and every sweep. {@link #isIdle} itself reads the mask
+ * ({@link #idleCpuNow} is the predicate), so a walk over many CPUs reads no runqueue to test one.
  */
 final class EngineState implements CpuStateView {
 
@@ -113,7 +114,7 @@ final class EngineState implements CpuStateView {
    * it. O(1) when the answer did not change, O(SMT width) otherwise.
    */
   void refreshIdle(int cpu) {
-    boolean idle = isIdle(cpu);
+    boolean idle = idleCpuNow(cpu);
     if (idle == idleCpus.test(cpu)) {
       return;
     }
@@ -187,8 +188,22 @@ final class EngineState implements CpuStateView {
     unseenClaims.clearAll();
   }
 
+  /**
+   * {@code idle_cpu()} read from {@link #idleMask()}, which {@link #refreshIdle} keeps equal to
+   * {@link #idleCpuNow}: one bit of a mask that stays in cache, where the predicate reads the
+   * runqueue (a cache miss per CPU on a wide machine's idle-balance pass).
+   */
   @Override
   public boolean isIdle(int cpu) {
+    return idleCpus.test(cpu);
+  }
+
+  /**
+   * The predicate {@link #idleMask()} indexes, from the runqueue's fields: the idle task runs,
+   * nothing is queued, no newidle balancing is in progress and the CPU is online, or the CPU is
+   * hidden by {@link #hideClaim}.
+   */
+  boolean idleCpuNow(int cpu) {
     if (hidingClaims && unseenClaims.test(cpu)) {
       return true;
     }
@@ -200,6 +215,16 @@ final class EngineState implements CpuStateView {
   public boolean isCoreIdle(int cpu) {
     for (int sibling : siblings[cpu]) {
       if (!isIdle(sibling)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link #isCoreIdle} from {@link #idleCpuNow}, for the invariant checker. */
+  boolean coreIdleNow(int cpu) {
+    for (int sibling : siblings[cpu]) {
+      if (!idleCpuNow(sibling)) {
         return false;
       }
     }

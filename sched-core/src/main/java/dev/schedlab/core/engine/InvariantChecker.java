@@ -136,7 +136,7 @@ final class InvariantChecker {
     CpuMask idle = state.idleMask();
     CpuMask idleCore = state.idleCoreMask();
     for (int cpu = 0; cpu < rqs.length; cpu++) {
-      boolean isIdle = state.isIdle(cpu);
+      boolean isIdle = state.idleCpuNow(cpu);
       if (idle.test(cpu) != isIdle) {
         throw violation(
             ctx,
@@ -151,7 +151,7 @@ final class InvariantChecker {
                 + rqs[cpu]
                 + ")");
       }
-      boolean fullyIdle = isIdle && state.isCoreIdle(cpu);
+      boolean fullyIdle = isIdle && state.coreIdleNow(cpu);
       if (idleCore.test(cpu) != fullyIdle) {
         throw violation(
             ctx,
