@@ -248,6 +248,11 @@ final class Engine implements Event.Handler, RunqueueUpcalls {
   }
 
   @Override
+  public void touchAhead(Event[] events, int n) {
+    core.touchTimers(events, n);
+  }
+
+  @Override
   public void onKickIpi(int cpu) {
     nohz.onKickIpi(cpu);
     core.afterEvent(cpu);

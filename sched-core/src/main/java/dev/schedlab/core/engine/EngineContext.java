@@ -34,6 +34,13 @@ final class EngineContext {
    */
   static final int TOUCH_AHEAD_MIN_CPUS = 2048;
 
+  /**
+   * Events of one instant handed to {@link Event.Handler#touchAhead} at most. A GEMM team's threads
+   * finish their steps at the same nanosecond: the 8192-CPU GEMM fires about 20 CPU timers per
+   * instant (1.25 M timers at 61,366 instants in 300 ms, counted).
+   */
+  static final int INSTANT_TOUCH_AHEAD = 64;
+
   final Topology topology;
   final SchedDomains domains;
   final EngineOptions options;
@@ -91,6 +98,9 @@ final class EngineContext {
     this.durationNs = setup.durationNs();
     this.loop = new EventLoop(new RadixEventQueue());
     int nrCpuIds = topology.nrCpuIds();
+    if (nrCpuIds >= TOUCH_AHEAD_MIN_CPUS) {
+      loop.touchAhead(INSTANT_TOUCH_AHEAD);
+    }
     this.random = new RandomStreams(setup.seed(), nrCpuIds);
     this.rqs = new CpuRunqueue[nrCpuIds];
     this.lbRows = new long[CpuRunqueue.LB_ROW * nrCpuIds];

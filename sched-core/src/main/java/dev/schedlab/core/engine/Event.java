@@ -43,6 +43,13 @@ sealed interface Event
     void onBackgroundIrq(int source);
 
     void onEnd();
+
+    /**
+     * The events at the instant about to run, {@code events[0..n)} (a few or all of them), before
+     * the first fires: a handler may read ahead the state they will read, so that their cache
+     * misses overlap. Must change nothing. The default does nothing.
+     */
+    default void touchAhead(Event[] events, int n) {}
   }
 
   /** The global tick at a jiffy boundary (ticks are not skewed: {@code sched_skew_tick=0}). */

@@ -13,8 +13,20 @@ final class EventLoop {
   private long processed;
   private boolean stopped;
 
+  /** Where {@link Event.Handler#touchAhead} gets an instant's events, or null: not called. */
+  private Event[] instantEvents;
+
   EventLoop(EventQueue queue) {
     this.queue = queue;
+  }
+
+  /**
+   * From now on, before the first event of each instant with more than one event pending, hands the
+   * handler up to {@code max} of them ({@link Event.Handler#touchAhead}). A speed choice for wide
+   * machines only: the order and effect of every event are the same either way.
+   */
+  void touchAhead(int max) {
+    instantEvents = new Event[max];
   }
 
   /** The simulated time, ns. */
@@ -77,7 +89,14 @@ final class EventLoop {
    */
   void runUntil(long limit, Event.Handler handler) {
     while (!stopped && !queue.isEmpty() && queue.peekTime() <= limit) {
-      now = queue.peekTime();
+      long time = queue.peekTime();
+      if (instantEvents != null && time != now) {
+        int n = queue.earliest(instantEvents);
+        if (n > 1) {
+          handler.touchAhead(instantEvents, n);
+        }
+      }
+      now = time;
       Event event = queue.poll();
       processed++;
       event.fire(handler);

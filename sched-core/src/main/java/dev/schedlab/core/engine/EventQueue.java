@@ -31,4 +31,13 @@ interface EventQueue {
 
   /** Number of pending events. */
   int size();
+
+  /**
+   * Copies into {@code out} up to {@code out.length} of the events pending at {@link #peekTime()}
+   * that the queue already holds apart from the later ones, in no particular order, and returns how
+   * many; changes nothing. A queue without such a set returns 0 (the default).
+   */
+  default int earliest(Event[] out) {
+    return 0;
+  }
 }

@@ -178,6 +178,19 @@ final class RadixEventQueue implements EventQueue {
     return size;
   }
 
+  /** Bucket 0's events: after {@link #peekTime()} they are the ones at the earliest time. */
+  @Override
+  public int earliest(Event[] out) {
+    settle();
+    int n = Math.min(sizes[0], out.length);
+    int[] d = ids[0];
+    for (int i = 0; i < n; i++) {
+      int id = d[i];
+      out[i] = id >= 0 ? slotEvents[id] : looseEvents[~id];
+    }
+    return n;
+  }
+
   /** The bucket of an event at {@code time}, {@code time >= last}. */
   private int bucketOf(long time) {
     return BUCKETS - Long.numberOfLeadingZeros(time ^ last);
