@@ -36,7 +36,13 @@ final class BalancedPassMemo {
   private final GroupStamps stamps;
   private final boolean[] sgcImbalance;
 
-  private final boolean[] valid;
+  /** The domain each entry was recorded for, or null: not valid. */
+  private final SchedDomain[] recordedFor;
+
+  /** Each entry's groups' {@code capacitySlot()}s, so that a lookup reads no group. */
+  private final int[] slots;
+
+  private final int[] nrGroups;
   private final long[] groupStamps;
   private final int[] imbalanceBits;
   private final boolean[] smtActive;
@@ -61,7 +67,9 @@ final class BalancedPassMemo {
     this.stamps = stamps;
     this.sgcImbalance = sgcImbalance;
     int entries = 2 * nrCpuIds;
-    this.valid = new boolean[entries];
+    this.recordedFor = new SchedDomain[entries];
+    this.slots = new int[entries * MAX_GROUPS];
+    this.nrGroups = new int[entries];
     this.groupStamps = new long[entries * MAX_GROUPS];
     this.imbalanceBits = new int[entries];
     this.smtActive = new boolean[entries];
@@ -90,23 +98,26 @@ final class BalancedPassMemo {
    */
   int find(int cpu, SchedDomain sd, IdleType idle, boolean smtActiveNow, boolean keepsTotals) {
     int entry = entry(cpu, idle);
-    if (!valid[entry] || smtActive[entry] != smtActiveNow || held[entry] != keepsTotals) {
+    if (recordedFor[entry] != sd
+        || smtActive[entry] != smtActiveNow
+        || held[entry] != keepsTotals) {
       return -1;
     }
     int at = entry * MAX_GROUPS;
-    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
-      if (groupStamps[at + g] != stamps.stamp(sd.group(g).capacitySlot())) {
+    int n = nrGroups[entry];
+    for (int g = 0; g < n; g++) {
+      if (groupStamps[at + g] != stamps.stamp(slots[at + g])) {
         return -1;
       }
     }
-    return imbalanceBits(sd) == imbalanceBits[entry] ? entry : -1;
+    return imbalanceBits(at, n) == imbalanceBits[entry] ? entry : -1;
   }
 
-  /** Bit {@code g} set when group {@code g} of {@code sd} has {@code sgc->imbalance}. */
-  private int imbalanceBits(SchedDomain sd) {
+  /** Bit {@code g} set when the group in slot {@code slots[at + g]} has {@code sgc->imbalance}. */
+  private int imbalanceBits(int at, int n) {
     int bits = 0;
-    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
-      if (sgcImbalance[sd.group(g).capacitySlot()]) {
+    for (int g = 0; g < n; g++) {
+      if (sgcImbalance[slots[at + g]]) {
         bits |= 1 << g;
       }
     }
@@ -124,20 +135,24 @@ final class BalancedPassMemo {
       FindSrcGroup findSrcGroup) {
     int entry = entry(cpu, idle);
     int at = entry * MAX_GROUPS;
-    for (int g = 0, n = sd.nrGroups(); g < n; g++) {
-      groupStamps[at + g] = stamps.stamp(sd.group(g).capacitySlot());
+    int n = sd.nrGroups();
+    for (int g = 0; g < n; g++) {
+      int slot = sd.group(g).capacitySlot();
+      slots[at + g] = slot;
+      groupStamps[at + g] = stamps.stamp(slot);
     }
-    imbalanceBits[entry] = imbalanceBits(sd);
+    nrGroups[entry] = n;
+    imbalanceBits[entry] = imbalanceBits(at, n);
     smtActive[entry] = smtActiveNow;
     misfit[entry] = misfitType;
     scanned[entry] = cpusScanned;
     held[entry] = findSrcGroup.heldTotals(sd, cpu, totals, entry * TOTALS);
-    valid[entry] = true;
+    recordedFor[entry] = sd;
   }
 
   /** Forgets {@code cpu}'s entry: its last attempt ended otherwise. */
   void forget(int cpu, IdleType idle) {
-    valid[entry(cpu, idle)] = false;
+    recordedFor[entry(cpu, idle)] = null;
   }
 
   boolean misfit(int entry) {

@@ -43,6 +43,15 @@ public final class SchedDomain {
   /** The CPU's whole chain, bottom-up; shared by all its domains and filled before publication. */
   private final SchedDomain[] chain;
 
+  /**
+   * {@code groupArray.length} and whether this is the top of the chain, held here so that the
+   * balancer's per-attempt checks read this object only, not the arrays (a cache miss each on a
+   * machine with thousands of CPUs).
+   */
+  private final int nrGroups;
+
+  private final boolean top;
+
   SchedDomain(
       int cpu,
       int level,
@@ -77,6 +86,8 @@ public final class SchedDomain {
     this.groups = groups;
     this.groupArray = groups.toArray(new SchedGroup[0]);
     this.chain = chain;
+    this.nrGroups = groupArray.length;
+    this.top = level + 1 >= chain.length;
   }
 
   /** The CPU this domain belongs to. */
@@ -201,7 +212,7 @@ public final class SchedDomain {
 
   /** {@code sd->parent}, or null at the top. */
   public SchedDomain parent() {
-    return level + 1 < chain.length ? chain[level + 1] : null;
+    return top ? null : chain[level + 1];
   }
 
   /** {@code sd->child}, or null at the base. */
@@ -225,7 +236,7 @@ public final class SchedDomain {
 
   /** The number of groups. */
   public int nrGroups() {
-    return groupArray.length;
+    return nrGroups;
   }
 
   /**
