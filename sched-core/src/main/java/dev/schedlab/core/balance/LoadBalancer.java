@@ -188,15 +188,18 @@ public final class LoadBalancer implements BalanceActions {
   }
 
   /**
-   * Reads the field {@code sched_balance_domains()} reads first on each of {@code cpu}'s domains
-   * and returns a sum of no meaning. A caller about to balance many CPUs in turn calls this for the
-   * next few first, so that their cache misses overlap instead of coming one after another; it
-   * changes no state.
+   * Reads, on each of {@code cpu}'s domains, fields at both ends of the domain and of its state (an
+   * object of 70-90 bytes spans two cache lines) that {@code sched_balance_domains()} and a
+   * replayed SMT attempt read, and returns a sum of no meaning. A caller about to balance many CPUs
+   * in turn calls this for the next few first, so that their cache misses overlap instead of coming
+   * one after another; it changes no state.
    */
   public long touchDomains(int cpu) {
     long sink = 0;
     for (SchedDomain sd : balancerState.chain(cpu)) {
-      sink += balancerState.domain(sd).lastBalance;
+      SchedDomainState state = balancerState.domain(sd);
+      sink += state.lastBalance + state.nrBalanceFailed + sd.maxIntervalMs();
+      sink += sd.parent() == null ? 1 : 0;
     }
     return sink;
   }

@@ -76,7 +76,8 @@ final class CoreSchedule {
         sink += rq.execClock + rq.completionTime;
         Task curr = rq.curr;
         if (curr != null) {
-          sink += curr.vruntime + curr.sumExecNs + (long) curr.remainingWork;
+          sink += curr.vruntime + curr.sumExecNs + (long) curr.remainingWork + curr.weight;
+          sink += (long) curr.lostWork[0];
           // The program's header: the step's first call goes through its class.
           sink += (Object) curr.program.getClass() == Object.class ? 1 : 0;
         }

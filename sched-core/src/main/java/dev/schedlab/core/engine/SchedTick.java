@@ -146,10 +146,13 @@ final class SchedTick {
     int cpu = from;
     for (int n = 0; n < TOUCH_AHEAD && cpu != CpuMask.NO_CPU; n++, cpu = tickSnapshot.next(cpu)) {
       CpuRunqueue rq = rqs[cpu];
-      sink += rq.cfs.periodContrib;
+      // Both ends of each PELT average (80 bytes: two cache lines) and of the runqueue's
+      // accounting fields.
+      sink += rq.cfs.lastUpdateTime + rq.cfs.utilAvg + rq.execClock + (long) rq.soloSpeed;
       Task curr = rq.curr;
       if (curr != null) {
-        sink += curr.avg.periodContrib + curr.vruntime + curr.weight + curr.execStartNs;
+        sink += curr.avg.lastUpdateTime + curr.avg.utilAvg;
+        sink += curr.vruntime + curr.weight + curr.execStartNs;
       }
     }
     touchSink += sink;
