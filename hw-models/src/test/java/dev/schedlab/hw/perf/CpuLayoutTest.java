@@ -41,4 +41,21 @@ final class CpuLayoutTest {
             () -> CpuLayout.of(new int[] {1024, 1024}, new int[][] {{1}, {}}, new int[] {0, 0}))
         .hasMessageContaining("not the other way round");
   }
+
+  @Test
+  void of_mixedCoreWidths_eachCpuKeepsItsOwnSiblingsAndNoOther() {
+    // CPU 0 alone, CPUs 1-2 a pair, CPUs 3-5 a triple: siblings share one flat array.
+    CpuLayout layout =
+        CpuLayout.of(
+            new int[] {1024, 1024, 1024, 1024, 1024, 1024},
+            new int[][] {{}, {2}, {1}, {4, 5}, {3, 5}, {3, 4}},
+            new int[] {0, 0, 0, 0, 0, 0});
+    assertThat(layout.siblingCount(0)).isZero();
+    assertThat(layout.siblingCount(2)).isEqualTo(1);
+    assertThat(layout.sibling(2, 0)).isEqualTo(1);
+    assertThat(new int[] {layout.sibling(4, 0), layout.sibling(4, 1)}).containsExactly(3, 5);
+    assertThat(layout.maxThreadsPerCore()).isEqualTo(3);
+    assertThatThrownBy(() -> layout.sibling(1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> layout.sibling(0, 0)).isInstanceOf(IndexOutOfBoundsException.class);
+  }
 }

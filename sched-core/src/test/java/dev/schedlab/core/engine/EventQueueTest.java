@@ -284,4 +284,108 @@ final class EventQueueTest {
     loop.runUntil(100, null);
     loop.schedule(100, new Event.End());
   }
+
+  @Test
+  void radix_earliest_isEveryEventAtThePeekTime() {
+    SplittableRandom random = new SplittableRandom(24);
+    RadixEventQueue queue = new RadixEventQueue();
+    java.util.Map<Event, Long> pending = new java.util.IdentityHashMap<>();
+    long sequence = 0;
+    for (int i = 0; i < 3000; i++) {
+      long time = random.nextInt(200);
+      Event event = i % 3 == 0 ? new Event.CpuTimer(i) : new Event.JiffyTick(i);
+      if (i % 3 == 0) {
+        queue.addOrMove(i, time, event.priority(), sequence++, event);
+      } else {
+        queue.add(time, event.priority(), sequence++, event);
+      }
+      pending.put(event, time);
+    }
+    Event[] all = new Event[4096];
+    Event[] few = new Event[3];
+    while (!queue.isEmpty()) {
+      long now = queue.peekTime();
+      java.util.Set<Event> atNow =
+          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      pending.forEach(
+          (e, t) -> {
+            if (t == now) {
+              atNow.add(e);
+            }
+          });
+      int n = queue.earliest(all);
+      java.util.Set<Event> seen =
+          java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      for (int i = 0; i < n; i++) {
+        seen.add(all[i]);
+      }
+      assertThat(n).isEqualTo(atNow.size());
+      assertThat(seen).isEqualTo(atNow);
+      int m = queue.earliest(few);
+      assertThat(m).isEqualTo(Math.min(3, atNow.size()));
+      for (int i = 0; i < m; i++) {
+        assertThat(atNow).contains(few[i]);
+      }
+      assertThat(queue.peekTime()).isEqualTo(now);
+      pending.remove(queue.poll());
+    }
+    assertThat(pending).isEmpty();
+  }
+
+  @Test
+  void loop_touchAhead_seesAnInstantsEventsBeforeTheFirstFires() {
+    EventLoop loop = new EventLoop(new RadixEventQueue());
+    loop.touchAhead(8);
+    List<String> log = new ArrayList<>();
+    Event.Handler handler =
+        new Event.Handler() {
+          @Override
+          public void onJiffy(long jiffy) {}
+
+          @Override
+          public void onSkewedTick() {}
+
+          @Override
+          public void onSleepEnd(int task, long token) {}
+
+          @Override
+          public void onCpuTimer(int cpu) {
+            log.add("fire " + cpu);
+          }
+
+          @Override
+          public void onKickIpi(int cpu) {}
+
+          @Override
+          public void onReschedIpi(int cpu) {}
+
+          @Override
+          public void onActiveBalance(int busiestCpu, int targetCpu) {}
+
+          @Override
+          public void onPhaseEnd(int cpu, long token) {}
+
+          @Override
+          public void onBackgroundIrq(int source) {}
+
+          @Override
+          public void onEnd() {}
+
+          @Override
+          public void touchAhead(Event[] events, int n) {
+            List<Integer> cpus = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+              cpus.add(((Event.CpuTimer) events[i]).cpu());
+            }
+            cpus.sort(null);
+            log.add("touch " + cpus);
+          }
+        };
+    loop.schedule(10, new Event.CpuTimer(1));
+    loop.schedule(10, new Event.CpuTimer(2));
+    loop.schedule(10, new Event.CpuTimer(3));
+    loop.schedule(20, new Event.CpuTimer(4));
+    loop.run(handler);
+    assertThat(log).containsExactly("touch [1, 2, 3]", "fire 1", "fire 2", "fire 3", "fire 4");
+  }
 }
