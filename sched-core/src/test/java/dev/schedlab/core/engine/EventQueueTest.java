@@ -207,16 +207,19 @@ final class EventQueueTest {
     loop.schedule(1_000, late);
     loop.runUntil(500, null);
     loop.schedule(600, early);
-    List<Long> fired = new ArrayList<>();
-    loop.run(new JiffyRecorder(fired));
-    assertThat(fired).containsExactly(1L, 2L);
+    List<String> fired = new ArrayList<>();
+    loop.run(new Recorder(fired));
+    assertThat(fired).containsExactly("jiffy 1", "jiffy 2");
   }
 
-  /** Records the jiffy ticks it is handed; nothing else is scheduled in these tests. */
-  private record JiffyRecorder(List<Long> jiffies) implements Event.Handler {
+  /**
+   * Logs the jiffy ticks and CPU timers it is handed, and each {@link Event.Handler#touchAhead} as
+   * the sorted CPUs of its timers; nothing else is scheduled in these tests.
+   */
+  private record Recorder(List<String> log) implements Event.Handler {
     @Override
     public void onJiffy(long jiffy) {
-      jiffies.add(jiffy);
+      log.add("jiffy " + jiffy);
     }
 
     @Override
@@ -226,7 +229,9 @@ final class EventQueueTest {
     public void onSleepEnd(int task, long token) {}
 
     @Override
-    public void onCpuTimer(int cpu) {}
+    public void onCpuTimer(int cpu) {
+      log.add("fire " + cpu);
+    }
 
     @Override
     public void onKickIpi(int cpu) {}
@@ -245,6 +250,16 @@ final class EventQueueTest {
 
     @Override
     public void onEnd() {}
+
+    @Override
+    public void touchAhead(Event[] events, int n) {
+      List<Integer> cpus = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        cpus.add(((Event.CpuTimer) events[i]).cpu());
+      }
+      cpus.sort(null);
+      log.add("touch " + cpus);
+    }
   }
 
   @Test
@@ -337,55 +352,11 @@ final class EventQueueTest {
     EventLoop loop = new EventLoop(new RadixEventQueue());
     loop.touchAhead(8);
     List<String> log = new ArrayList<>();
-    Event.Handler handler =
-        new Event.Handler() {
-          @Override
-          public void onJiffy(long jiffy) {}
-
-          @Override
-          public void onSkewedTick() {}
-
-          @Override
-          public void onSleepEnd(int task, long token) {}
-
-          @Override
-          public void onCpuTimer(int cpu) {
-            log.add("fire " + cpu);
-          }
-
-          @Override
-          public void onKickIpi(int cpu) {}
-
-          @Override
-          public void onReschedIpi(int cpu) {}
-
-          @Override
-          public void onActiveBalance(int busiestCpu, int targetCpu) {}
-
-          @Override
-          public void onPhaseEnd(int cpu, long token) {}
-
-          @Override
-          public void onBackgroundIrq(int source) {}
-
-          @Override
-          public void onEnd() {}
-
-          @Override
-          public void touchAhead(Event[] events, int n) {
-            List<Integer> cpus = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-              cpus.add(((Event.CpuTimer) events[i]).cpu());
-            }
-            cpus.sort(null);
-            log.add("touch " + cpus);
-          }
-        };
     loop.schedule(10, new Event.CpuTimer(1));
     loop.schedule(10, new Event.CpuTimer(2));
     loop.schedule(10, new Event.CpuTimer(3));
     loop.schedule(20, new Event.CpuTimer(4));
-    loop.run(handler);
+    loop.run(new Recorder(log));
     assertThat(log).containsExactly("touch [1, 2, 3]", "fire 1", "fire 2", "fire 3", "fire 4");
   }
 }
